@@ -1,0 +1,14 @@
+// API version 2: two incompatible changes released together (so one bump): reports move from keys to
+// workbooks, and getEntries pages by token.
+
+import type { VersionSpec } from '../../core/contract/types.js';
+import type { ContractDeps } from '../deps.js';
+import { version1 } from '../v1/index.js';
+import { entriesPageToken, getEntriesV2 } from './entries-page-token.js';
+import { reportMethodsV2, reportsWorkbookId } from './reports-workbook-id.js';
+
+export const version2 = (deps: ContractDeps): VersionSpec => ({
+  version: 2,
+  methods: { ...version1.methods, ...reportMethodsV2, getEntries: getEntriesV2 },
+  changes: [reportsWorkbookId(deps), entriesPageToken(deps)],
+});

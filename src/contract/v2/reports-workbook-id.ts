@@ -1,0 +1,83 @@
+// Version 2, reports: `key` is removed; a report belongs to a workbook (`workbookId`).
+// A v1 key is translated through the operator's folder prefixes or a backend lookup, and kept on the
+// report as `legacyKey` so that a v1 read returns the key it was written with.
+
+import { z } from 'zod';
+import { custom, object, request } from '../../core/contract/builders.js';
+import { GatewayError } from '../../core/errors.js';
+import type { CustomChange, Json, MethodSpec, MigrationContext } from '../../core/contract/types.js';
+import type { ContractDeps } from '../deps.js';
+import { reportMethodsV1 } from '../v1/reports.js';
+
+const reportObject = z.looseObject({
+  id: z.string(),
+  workbookId: z.string(),
+  config: z.record(z.string(), z.unknown()),
+  description: z.string(),
+  legacyKey: z.string().optional().describe('The v1 key the report was last written with, if any.'),
+  version: z.number().int(),
+  createdAt: z.string().optional(),
+  updatedAt: z.string().optional(),
+});
+const workbookId = z.string().min(1);
+const config = z.record(z.string(), z.unknown());
+const located = [{ type: 'report', path: '' }] as const;
+
+export const reportMethodsV2: Record<string, MethodSpec> = {
+  ...reportMethodsV1,
+  createReport: {
+    description: 'Creates a report in a workbook.',
+    request: z.object({ workbookId, config, description: z.string().default('') }),
+    response: reportObject,
+    objects: located,
+  },
+  getReport: { ...(reportMethodsV1.getReport as MethodSpec), response: reportObject },
+  updateReport: {
+    description: 'Changes a report: its workbook, config or description.',
+    request: z.object({
+      reportId: z.string().min(1),
+      workbookId: workbookId.optional(),
+      config: config.optional(),
+      description: z.string().optional(),
+    }),
+    response: reportObject,
+    objects: located,
+  },
+};
+
+export function reportsWorkbookId(deps: ContractDeps): CustomChange {
+  const keyToWorkbook = async (body: Json, ctx: MigrationContext): Promise<Json> => {
+    if (typeof body.key !== 'string') return body;
+    const { key, ...rest } = body;
+    const found = await deps.legacyKeys.resolve(key, ctx);
+    if (!found) {
+      throw new GatewayError('VERSION_TRANSLATION_FAILED', `no workbook holds the legacy key "${key}"`, {
+        field: 'key',
+        key,
+        reason: 'no configured folder prefix matches the key and the backend knows no workbook for it',
+      });
+    }
+    return { ...rest, workbookId: found.workbookId, legacyKey: key };
+  };
+  return custom({
+    description:
+      'Reports: `key` is removed and replaced by `workbookId`. Version 1 keys are translated through the legacy folder mapping; reports read at version 1 return their key.',
+    compatible: false,
+    covers: [
+      { target: request('createReport'), path: 'key' },
+      { target: request('createReport'), path: 'workbookId' },
+      { target: request('updateReport'), path: 'key' },
+      { target: request('updateReport'), path: 'workbookId' },
+      { target: object('report'), path: 'key' },
+      { target: object('report'), path: 'workbookId' },
+      { target: object('report'), path: 'legacyKey' },
+    ],
+    request: { createReport: keyToWorkbook, updateReport: keyToWorkbook },
+    object: {
+      report: (report) => {
+        const { workbookId: _workbook, legacyKey, ...rest } = report;
+        return { ...rest, key: typeof legacyKey === 'string' ? legacyKey : null };
+      },
+    },
+  });
+}

@@ -1,0 +1,60 @@
+// Small builders for changes, so a contract reads as a list of facts. Each requires a description.
+
+import type {
+  BodyMigration,
+  CustomChange,
+  FieldAdded,
+  FieldRemoved,
+  FieldRenamed,
+  FieldToArray,
+  MethodAdded,
+  MethodRemoved,
+  Target,
+} from './types.js';
+
+export const request = (method: string): Target => ({ request: method });
+export const response = (method: string): Target => ({ response: method });
+export const object = (type: string): Target => ({ object: type });
+
+export const fieldAdded = (target: Target, path: string, defaultValue: unknown, description: string): FieldAdded => ({
+  kind: 'fieldAdded',
+  target,
+  path,
+  default: defaultValue,
+  description,
+});
+
+export const fieldRemoved = (
+  target: Target,
+  path: string,
+  description: string,
+  options: { downDefault?: unknown } = {},
+): FieldRemoved => ({ kind: 'fieldRemoved', target, path, description, ...options });
+
+export const fieldRenamed = (target: Target, from: string, to: string, description: string): FieldRenamed => ({
+  kind: 'fieldRenamed',
+  target,
+  from,
+  to,
+  description,
+});
+
+/** A rename to another depth of the body: the same migration as a rename. */
+export const fieldMoved = fieldRenamed;
+
+export const fieldToArray = (target: Target, path: string, description: string): FieldToArray => ({
+  kind: 'fieldToArray',
+  target,
+  path,
+  description,
+});
+
+export const methodAdded = (method: string, description: string): MethodAdded => ({ kind: 'methodAdded', method, description });
+
+export const methodRemoved = (
+  method: string,
+  description: string,
+  replacedBy?: { method: string; request?: BodyMigration; response?: BodyMigration },
+): MethodRemoved => ({ kind: 'methodRemoved', method, description, ...(replacedBy && { replacedBy }) });
+
+export const custom = (change: Omit<CustomChange, 'kind'>): CustomChange => ({ kind: 'custom', ...change });

@@ -1,0 +1,109 @@
+// The versioned API contract as data: versions, their methods and schemas, and the changes between them.
+
+import type { z } from 'zod';
+
+/** A dotted path inside a JSON body, e.g. "data.key". */
+export type FieldPath = string;
+
+/** What a field change applies to: one method's request or response body, or every object of a type. */
+export type Target =
+  | { readonly request: string }
+  | { readonly response: string }
+  | { readonly object: string };
+
+/** What a migration may use besides the body. Operator settings and caches reach a contract through its factory. */
+export interface MigrationContext {
+  /** The client's version for this request. */
+  readonly clientVersion: number;
+  /** Calls the backend at the latest version; resolves to the parsed JSON of a 2xx answer, throws otherwise. */
+  readonly callBackend: (method: string, body: Record<string, unknown>) => Promise<Record<string, unknown>>;
+  /** Identifies the caller (a hash of the credential and org) so per-user caches never mix users. */
+  readonly principal: string;
+  /** Shared between the request and response migrations of one request. */
+  readonly state: Map<string, unknown>;
+}
+
+export type Json = Record<string, unknown>;
+export type BodyMigration = (body: Json, ctx: MigrationContext) => Json | Promise<Json>;
+
+interface ChangeBase {
+  /** Required: becomes the changelog line. */
+  readonly description: string;
+}
+
+/** Compatible: a field appears with a default; old requests and old objects get the default. */
+export interface FieldAdded extends ChangeBase {
+  readonly kind: 'fieldAdded';
+  readonly target: Target;
+  readonly path: FieldPath;
+  readonly default: unknown;
+}
+export interface FieldRemoved extends ChangeBase {
+  readonly kind: 'fieldRemoved';
+  readonly target: Target;
+  readonly path: FieldPath;
+  /** What an old client reads for the removed field (responses and objects). */
+  readonly downDefault?: unknown;
+}
+export interface FieldRenamed extends ChangeBase {
+  readonly kind: 'fieldRenamed';
+  readonly target: Target;
+  /** Also covers a move to another place: paths may differ in depth. */
+  readonly from: FieldPath;
+  readonly to: FieldPath;
+}
+export interface FieldToArray extends ChangeBase {
+  readonly kind: 'fieldToArray';
+  readonly target: Target;
+  readonly path: FieldPath;
+}
+export interface MethodAdded extends ChangeBase {
+  readonly kind: 'methodAdded';
+  readonly method: string;
+}
+export interface MethodRemoved extends ChangeBase {
+  readonly kind: 'methodRemoved';
+  readonly method: string;
+  /** How an old client's call is served once the method is gone: another method plus body migrations. */
+  readonly replacedBy?: { readonly method: string; readonly request?: BodyMigration; readonly response?: BodyMigration };
+}
+/** The escape hatch: arbitrary (async) migrations; `covers` says which schema differences it accounts for. */
+export interface CustomChange extends ChangeBase {
+  readonly kind: 'custom';
+  readonly compatible: boolean;
+  readonly covers: readonly { readonly target: Target; readonly path: FieldPath }[];
+  readonly request?: Readonly<Record<string, BodyMigration>>;
+  readonly response?: Readonly<Record<string, BodyMigration>>;
+  readonly object?: Readonly<Record<string, BodyMigration>>;
+}
+
+export type Change = FieldAdded | FieldRemoved | FieldRenamed | FieldToArray | MethodAdded | MethodRemoved | CustomChange;
+
+/** Where a method's response holds versioned objects (with `id` and `version`). `*` walks an array. */
+export interface ObjectLocation {
+  readonly type: string;
+  readonly path: FieldPath; // "" = the body itself, "entries.*" = each element of entries
+  /** The field holding the object's id (default "id"). */
+  readonly idField?: string;
+}
+
+export interface MethodSpec {
+  readonly description?: string;
+  readonly request: z.ZodType;
+  readonly response: z.ZodType;
+  readonly objects?: readonly ObjectLocation[];
+}
+
+export interface VersionSpec {
+  readonly version: number;
+  readonly methods: Readonly<Record<string, MethodSpec>>;
+  /** Changes that lead from the previous version to this one (empty for the first). */
+  readonly changes: readonly Change[];
+  /** Compatible changes shipped while this version was current (no bump). */
+  readonly additions?: readonly FieldAdded[];
+}
+
+export interface Contract {
+  /** Ascending, consecutive. */
+  readonly versions: readonly VersionSpec[];
+}

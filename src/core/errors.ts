@@ -1,0 +1,58 @@
+// The error catalogue (DESIGN.md §3): one entry per stable code, and the one error type that carries it.
+// No HTTP objects here: the edge renders a GatewayError as application/problem+json.
+
+export const ERROR_CATALOGUE = {
+  INVALID_API_VERSION_HEADER: { status: 400, title: 'Invalid API version header' },
+  ENDPOINT_NOT_FOUND: { status: 404, title: 'Endpoint not found' },
+  VALIDATION_ERROR: { status: 400, title: 'Validation error' },
+  API_VERSION_SUNSET: { status: 410, title: 'API version sunset' },
+  UNSUPPORTED_OBJECT_VERSION: { status: 409, title: 'Unsupported object version' },
+  VERSION_TRANSLATION_FAILED: { status: 422, title: 'Version translation failed' },
+  INVALID_JSON: { status: 400, title: 'Invalid JSON' },
+  METHOD_NOT_ALLOWED: { status: 405, title: 'Method not allowed' },
+  PAYLOAD_TOO_LARGE: { status: 413, title: 'Payload too large' },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, title: 'Unsupported media type' },
+  UPSTREAM_UNAVAILABLE: { status: 502, title: 'Upstream unavailable' },
+  UPSTREAM_TIMEOUT: { status: 504, title: 'Upstream timeout' },
+  // Not in DESIGN.md's table: a defect of the gateway itself, never a client's fault.
+  INTERNAL_ERROR: { status: 500, title: 'Internal gateway error' },
+} as const satisfies Record<string, { status: number; title: string }>;
+
+export type ErrorCode = keyof typeof ERROR_CATALOGUE;
+
+export const ERROR_CODES = Object.keys(ERROR_CATALOGUE) as ErrorCode[];
+
+export type ErrorDetails = Readonly<Record<string, unknown>>;
+
+/** A refusal the gateway means to give: a catalogue code, a human sentence, typed details. */
+export class GatewayError extends Error {
+  readonly code: ErrorCode;
+  readonly details: ErrorDetails;
+
+  constructor(code: ErrorCode, detail: string, details: ErrorDetails = {}) {
+    super(detail);
+    this.name = 'GatewayError';
+    this.code = code;
+    this.details = details;
+  }
+
+  get status(): number {
+    return ERROR_CATALOGUE[this.code].status;
+  }
+}
+
+export const isGatewayError = (e: unknown): e is GatewayError => e instanceof GatewayError;
+
+/**
+ * A non-2xx answer to a backend call made by a migration. Migrations may turn it into a GatewayError;
+ * otherwise the edge passes the backend's status and body through, as it does for forwarded calls.
+ */
+export class BackendCallError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: unknown,
+  ) {
+    super(`backend answered ${status}`);
+    this.name = 'BackendCallError';
+  }
+}

@@ -1,0 +1,79 @@
+// Runs a plan: validate at the client's version, migrate the request up, guard and migrate the response down.
+
+import { BackendCallError, GatewayError } from '../errors.js';
+import type { Json, MigrationContext } from '../contract/types.js';
+import { collect, isJsonObject } from './paths.js';
+import type { MethodPlan } from './plan.js';
+
+/** Validates a parsed body against the method's request schema at the client's version; returns the parsed output. */
+export function validateRequest(plan: MethodPlan, body: unknown): Json {
+  if (!isJsonObject(body)) {
+    throw new GatewayError('VALIDATION_ERROR', 'the request body must be a JSON object', {
+      issues: [{ path: '', message: 'expected an object' }],
+    });
+  }
+  const result = plan.spec.request.safeParse(body);
+  if (!result.success) {
+    throw new GatewayError('VALIDATION_ERROR', `invalid arguments for ${plan.method} at API version ${plan.version}`, {
+      method: plan.method,
+      version: plan.version,
+      issues: result.error.issues.slice(0, 50).map((i) => ({
+        path: i.path.map(String).join('.'),
+        code: i.code,
+        message: i.message,
+      })),
+    });
+  }
+  return result.data as Json;
+}
+
+async function run(steps: MethodPlan['up'], body: Json, ctx: MigrationContext): Promise<Json> {
+  let current = body;
+  for (const step of steps) {
+    try {
+      current = await step(current, ctx);
+    } catch (e) {
+      if (e instanceof GatewayError || e instanceof BackendCallError) throw e;
+      throw new GatewayError('INTERNAL_ERROR', 'a version migration failed unexpectedly', { method: ctxMethod(ctx) });
+    }
+  }
+  return current;
+}
+
+const ctxMethod = (ctx: MigrationContext) => ctx.state.get('method');
+
+export async function translateRequest(plan: MethodPlan, body: Json, ctx: MigrationContext): Promise<Json> {
+  ctx.state.set('method', plan.method);
+  return plan.up.length ? run(plan.up, body, ctx) : body;
+}
+
+/** 409 when any versioned object in a head-shaped response was saved under a newer version than the client's. */
+export function guardObjects(plan: MethodPlan, body: unknown): void {
+  for (const loc of plan.guarded) {
+    for (const obj of collect(body, loc.path)) {
+      if (!isJsonObject(obj)) continue;
+      const objectVersion = obj.version;
+      if (typeof objectVersion === 'number' && objectVersion > plan.version) {
+        const idField = loc.idField ?? 'id';
+        throw new GatewayError(
+          'UNSUPPORTED_OBJECT_VERSION',
+          `this ${loc.type} was saved under API version ${objectVersion}; API version ${plan.version} cannot serve it`,
+          {
+            objectType: loc.type,
+            objectId: obj[idField] ?? null,
+            objectVersion,
+            requestedVersion: plan.version,
+            minVersion: objectVersion,
+          },
+        );
+      }
+    }
+  }
+}
+
+/** A successful head-shaped response → the client's version (after the object-version guard). */
+export async function translateResponse(plan: MethodPlan, body: unknown, ctx: MigrationContext): Promise<unknown> {
+  guardObjects(plan, body);
+  if (!isJsonObject(body) || plan.down.length === 0) return body;
+  return run(plan.down, body, ctx);
+}

@@ -1,0 +1,223 @@
+// Precomputes, per method and version, the chain of migrations up to the head and back down.
+
+import { GatewayError } from '../errors.js';
+import { type LoadedContract, methodAt } from '../contract/load.js';
+import type { BodyMigration, Change, FieldAdded, Json, MethodSpec, ObjectLocation, Target } from '../contract/types.js';
+import { collect, deleteAt, getAt, isJsonObject, setAt } from './paths.js';
+
+export interface MethodPlan {
+  readonly method: string;
+  readonly version: number;
+  readonly head: number;
+  readonly spec: MethodSpec;
+  /** The method's name at the head version (a removed method may be served by its replacement). */
+  readonly upstreamMethod: string;
+  /** At the head version nothing is translated: the original bytes go up and the answer streams back. */
+  readonly passThrough: boolean;
+  /** Applied in order, client version → head. */
+  readonly up: readonly BodyMigration[];
+  /** Applied in order, head → client version. */
+  readonly down: readonly BodyMigration[];
+  /** Where versioned objects sit in the head-shaped response. */
+  readonly guarded: readonly ObjectLocation[];
+  readonly checksResponse: boolean;
+  /** Set when the method cannot be served from this version (a removed method without replacement). */
+  readonly unservable?: string;
+}
+
+const isRequestOf = (t: Target, m: string) => 'request' in t && t.request === m;
+const isResponseOf = (t: Target, m: string) => 'response' in t && t.response === m;
+const objectType = (t: Target) => ('object' in t ? t.object : undefined);
+
+/** Applies `fn` to every object of `type` in a response shaped like `spec`'s. */
+const onObjects =
+  (spec: MethodSpec | undefined, type: string, fn: BodyMigration): BodyMigration =>
+  async (body, ctx) => {
+    for (const loc of spec?.objects ?? []) {
+      if (loc.type !== type) continue;
+      if (loc.path === '') return isJsonObject(body) ? await fn(body, ctx) : body;
+      const parts = loc.path.split('.');
+      const last = parts.pop() as string;
+      const parentPath = parts.join('.');
+      for (const parent of collect(body, parentPath)) {
+        if (last === '*' && Array.isArray(parent)) {
+          for (let i = 0; i < parent.length; i++) if (isJsonObject(parent[i])) parent[i] = await fn(parent[i] as Json, ctx);
+        } else if (isJsonObject(parent) && isJsonObject(parent[last])) {
+          parent[last] = await fn(parent[last] as Json, ctx);
+        }
+      }
+    }
+    return body;
+  };
+
+const fill = (path: string, value: unknown) => (o: Json) => {
+  if (!getAt(o, path).found) setAt(o, path, structuredClone(value));
+  return o;
+};
+const move = (from: string, to: string) => (o: Json) => {
+  const got = deleteAt(o, from);
+  if (got.found) setAt(o, to, got.value);
+  return o;
+};
+const drop = (path: string) => (o: Json) => (deleteAt(o, path), o);
+const toArray = (path: string) => (o: Json) => {
+  const got = getAt(o, path);
+  if (got.found && got.value !== undefined && !Array.isArray(got.value)) setAt(o, path, [got.value]);
+  return o;
+};
+const fromArray = (path: string) => (o: Json) => {
+  const got = getAt(o, path);
+  if (got.found && Array.isArray(got.value)) setAt(o, path, got.value[0]);
+  return o;
+};
+
+interface Steps {
+  up?: BodyMigration;
+  down?: BodyMigration[];
+  unservable?: string;
+}
+
+/**
+ * The migrations one change contributes for `method` (its name at the version before the change).
+ * `specAfter` is the method's spec at the version the change leads to (objects are located in that shape).
+ */
+function stepsFor(change: Change, method: string, specAfter: MethodSpec | undefined): Steps {
+  const fieldSteps = (
+    target: Target,
+    up: ((o: Json) => Json) | undefined,
+    down: ((o: Json) => Json) | undefined,
+  ): Steps => {
+    if (isRequestOf(target, method)) return up ? { up: (b) => up(b) } : {};
+    if (isResponseOf(target, method)) return down ? { down: [(b) => down(b)] } : {};
+    const type = objectType(target);
+    if (type && down) return { down: [onObjects(specAfter, type, (o) => down(o))] };
+    return {};
+  };
+  switch (change.kind) {
+    case 'fieldAdded':
+      return fieldSteps(change.target, fill(change.path, change.default), undefined);
+    case 'fieldRemoved':
+      return fieldSteps(
+        change.target,
+        drop(change.path),
+        change.downDefault === undefined ? undefined : fill(change.path, change.downDefault),
+      );
+    case 'fieldRenamed':
+      return fieldSteps(change.target, move(change.from, change.to), move(change.to, change.from));
+    case 'fieldToArray':
+      return fieldSteps(change.target, toArray(change.path), fromArray(change.path));
+    case 'methodAdded':
+      return {};
+    case 'methodRemoved':
+      if (change.method !== method) return {};
+      if (!change.replacedBy) return { unservable: `${method} was removed without a replacement` };
+      return {
+        ...(change.replacedBy.request && { up: change.replacedBy.request }),
+        ...(change.replacedBy.response && { down: [change.replacedBy.response] }),
+      };
+    case 'custom': {
+      const down: BodyMigration[] = [];
+      const response = change.response?.[method];
+      if (response) down.push(response);
+      for (const [type, fn] of Object.entries(change.object ?? {})) {
+        down.push(onObjects(specAfter, type, fn));
+      }
+      const up = change.request?.[method];
+      return { ...(up && { up }), ...(down.length && { down }) };
+    }
+    default: {
+      const never: never = change;
+      throw new Error(`unknown change ${(never as Change).kind}`);
+    }
+  }
+}
+
+function defaultsFor(loaded: LoadedContract, version: number, spec: MethodSpec, method: string): BodyMigration[] {
+  const added: FieldAdded[] = [];
+  for (const v of loaded.contract.versions) {
+    if (v.version > version) break;
+    for (const c of [...v.changes, ...(v.additions ?? [])]) if (c.kind === 'fieldAdded') added.push(c);
+  }
+  const steps: BodyMigration[] = [];
+  for (const c of added) {
+    if (isResponseOf(c.target, method)) steps.push((b) => fill(c.path, c.default)(b));
+    const type = objectType(c.target);
+    if (type && spec.objects?.some((l) => l.type === type)) steps.push(onObjects(spec, type, (o) => fill(c.path, c.default)(o)));
+  }
+  return steps;
+}
+
+export function buildPlan(loaded: LoadedContract, version: number, method: string): MethodPlan | undefined {
+  const spec = methodAt(loaded, version, method);
+  if (!spec) return undefined;
+  const up: BodyMigration[] = [];
+  const downPerVersion: BodyMigration[][] = [];
+  let current = method;
+  let unservable: string | undefined;
+  for (const v of loaded.contract.versions) {
+    if (v.version <= version) continue;
+    const downHere: BodyMigration[] = [];
+    for (const change of v.changes) {
+      const before = current;
+      if (change.kind === 'methodRemoved' && change.method === before && change.replacedBy) {
+        current = change.replacedBy.method;
+      }
+      // Objects are located in the shape of the version this change leads to.
+      const steps = stepsFor(change, before, methodAt(loaded, v.version, current));
+      if (steps.unservable) unservable ??= steps.unservable;
+      if (steps.up) up.push(steps.up);
+      // Down-migrations of one version run in reverse declaration order.
+      if (steps.down) downHere.unshift(...steps.down.slice().reverse());
+    }
+    downPerVersion.unshift(downHere);
+  }
+  const headSpec = methodAt(loaded, loaded.head, current);
+  const guarded = headSpec?.objects ?? [];
+  const down = [...downPerVersion.flat(), ...defaultsFor(loaded, version, spec, method)];
+  const passThrough = version === loaded.head;
+  return Object.freeze({
+    method,
+    version,
+    head: loaded.head,
+    spec,
+    upstreamMethod: current,
+    passThrough,
+    up,
+    down,
+    guarded,
+    checksResponse: !passThrough && (guarded.length > 0 || down.length > 0),
+    ...(unservable && { unservable }),
+  });
+}
+
+/** Every (version, method) plan, keyed `${version}:${method}`. */
+export function buildPlans(loaded: LoadedContract): ReadonlyMap<string, MethodPlan> {
+  const plans = new Map<string, MethodPlan>();
+  for (const v of loaded.contract.versions) {
+    for (const name of Object.keys(v.methods)) {
+      const plan = buildPlan(loaded, v.version, name);
+      if (plan) plans.set(`${v.version}:${name}`, plan);
+    }
+  }
+  return plans;
+}
+
+export const planKey = (version: number, method: string) => `${version}:${method}`;
+
+export function requirePlan(
+  plans: ReadonlyMap<string, MethodPlan>,
+  loaded: LoadedContract,
+  version: number,
+  method: string,
+): MethodPlan {
+  const plan = plans.get(planKey(version, method));
+  if (plan) return plan;
+  const availableIn = loaded.availableIn.get(method) ?? [];
+  throw new GatewayError(
+    'ENDPOINT_NOT_FOUND',
+    availableIn.length
+      ? `method ${method} does not exist in API version ${version}`
+      : `no such method: ${method}`,
+    { method, requestedVersion: version, availableIn },
+  );
+}

@@ -1,0 +1,27 @@
+// Parses the raw x-dl-api-version header: a canonical positive integer or exactly `latest`.
+
+export type RequestedVersion = number | 'latest';
+
+export type ParsedHeader =
+  | { readonly ok: true; readonly requested: RequestedVersion }
+  | { readonly ok: false; readonly reason: 'missing' | 'malformed' | 'multiple'; readonly received?: string };
+
+// Canonical decimal only: no sign, no leading zero, no fraction, no hex, bounded length.
+const CANONICAL_INTEGER = /^[1-9][0-9]{0,8}$/;
+
+/**
+ * Node joins repeated headers with ", " for x-* names, so a comma means the client sent two values
+ * (or one value with a comma): both are refused as `multiple`.
+ */
+export function parseVersionHeader(raw: string | readonly string[] | undefined): ParsedHeader {
+  if (raw === undefined) return { ok: false, reason: 'missing' };
+  if (typeof raw !== 'string') {
+    return raw.length === 1 ? parseVersionHeader(raw[0]) : { ok: false, reason: 'multiple', received: raw.join(', ') };
+  }
+  const value = raw.trim();
+  if (value === '') return { ok: false, reason: 'missing' };
+  if (value.includes(',')) return { ok: false, reason: 'multiple', received: value };
+  if (value === 'latest') return { ok: true, requested: 'latest' };
+  if (CANONICAL_INTEGER.test(value)) return { ok: true, requested: Number(value) };
+  return { ok: false, reason: 'malformed', received: value.slice(0, 64) };
+}

@@ -1,0 +1,53 @@
+// Resolves a request's x-dl-api-version against the calendar at an instant: the version to serve, or the error.
+
+import { GatewayError } from '../errors.js';
+import { type Calendar, type CalendarEntry, findEntry, latestAt, statusAt, supportedAt } from '../lifecycle/calendar.js';
+import { parseVersionHeader } from './parse-header.js';
+
+export interface ResolvedVersion {
+  readonly version: number;
+  readonly entry: CalendarEntry;
+  readonly deprecated: boolean;
+}
+
+const REASONS = {
+  missing: 'the x-dl-api-version header is required',
+  malformed: 'x-dl-api-version must be a positive integer without sign or leading zeros, or exactly "latest"',
+  multiple: 'x-dl-api-version must be sent once, with a single value',
+  unknown: 'no such API version',
+  unreleased: 'this API version is not released yet',
+} as const;
+
+export function versionErrorDetails(calendar: Calendar, now: Date): { supported: number[]; latest: number | null } {
+  return { supported: supportedAt(calendar, now), latest: latestAt(calendar, now)?.version ?? null };
+}
+
+export function resolveVersion(
+  raw: string | readonly string[] | undefined,
+  calendar: Calendar,
+  now: Date,
+): ResolvedVersion {
+  const parsed = parseVersionHeader(raw);
+  const refuse = (reason: keyof typeof REASONS, received?: string): never => {
+    throw new GatewayError('INVALID_API_VERSION_HEADER', REASONS[reason], {
+      reason,
+      ...(received !== undefined && { received }),
+      ...versionErrorDetails(calendar, now),
+    });
+  };
+  if (!parsed.ok) return refuse(parsed.reason, parsed.received);
+
+  const entry = parsed.requested === 'latest' ? latestAt(calendar, now) : findEntry(calendar, parsed.requested);
+  if (!entry) return refuse(parsed.requested === 'latest' ? 'unreleased' : 'unknown', String(parsed.requested));
+
+  const status = statusAt(entry, now);
+  if (status === 'unreleased') return refuse('unreleased', String(entry.version));
+  if (status === 'sunset') {
+    throw new GatewayError('API_VERSION_SUNSET', `API version ${entry.version} was sunset on ${entry.sunsetAt?.toISOString()}`, {
+      version: entry.version,
+      sunset: entry.sunsetAt?.toISOString(),
+      ...versionErrorDetails(calendar, now),
+    });
+  }
+  return { version: entry.version, entry, deprecated: status === 'deprecated' };
+}

@@ -1,0 +1,67 @@
+// The public listener: /rpc/* on the hot path (plain Node), everything else through the discovery app.
+
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createDiscoveryApp } from './discovery.js';
+import { handleRpc } from './rpc.js';
+import type { Runtime } from './runtime.js';
+
+export interface Gateway {
+  readonly server: Server;
+  /** The runtime new requests use; requests already in flight keep the one they started with. */
+  runtime(): Runtime;
+  /** Swaps in a new runtime in one step; the old one is closed once its requests drained (by the caller). */
+  swap(next: Runtime): Runtime;
+  listen(port: number, host: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+export interface ServerLimits {
+  /** Time allowed for a request's headers (slow-header clients get 408). */
+  readonly headersTimeoutMs?: number;
+  /** Time allowed for a whole request, body included. */
+  readonly requestTimeoutMs?: number;
+}
+
+export function createGateway(initial: Runtime, limits: ServerLimits = {}): Gateway {
+  let current = initial;
+  const discovery = createDiscoveryApp(() => current);
+  const listener = (req: IncomingMessage, res: ServerResponse) => {
+    if (req.url?.startsWith('/rpc/') || req.url === '/rpc') handleRpc(current, req, res);
+    else discovery(req, res);
+  };
+  const server = createServer(
+    {
+      headersTimeout: limits.headersTimeoutMs ?? 10_000,
+      requestTimeout: limits.requestTimeoutMs ?? 60_000,
+      keepAliveTimeout: 5_000,
+    },
+    listener,
+  );
+  return {
+    server,
+    runtime: () => current,
+    swap(next) {
+      const previous = current;
+      current = next;
+      return previous;
+    },
+    listen(port, host) {
+      return new Promise((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(port, host, () => {
+          server.off('error', reject);
+          const address = server.address();
+          const actual = typeof address === 'object' && address ? address.port : port;
+          resolve(`http://${host.includes(':') ? `[${host}]` : host}:${actual}`);
+        });
+      });
+    },
+    close() {
+      return new Promise((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+        current.close();
+      });
+    },
+  };
+}

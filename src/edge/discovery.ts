@@ -1,0 +1,71 @@
+// The public listener's non-RPC routes (Express): health, readiness, the version calendar, derived documents.
+
+import express, { type Express, type NextFunction, type Request, type Response } from 'express';
+import { GatewayError, isGatewayError } from '../core/errors.js';
+import { latestAt, statusAt } from '../core/lifecycle/calendar.js';
+import { requestIdOf } from './headers.js';
+import { sendProblem } from './problem.js';
+import type { Runtime } from './runtime.js';
+
+export function createDiscoveryApp(current: () => Runtime): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    res.setHeader('x-request-id', requestIdOf(req.headers));
+    next();
+  });
+
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+
+  app.get('/readyz', async (_req, res) => {
+    const rt = current();
+    try {
+      const { apiVersion } = await rt.backend.ping();
+      if (apiVersion !== rt.contract.head) {
+        res.status(503).json({
+          status: 'not ready',
+          reason: `the backend speaks API version ${apiVersion ?? 'unknown'}; this gateway's contract ends at version ${rt.contract.head}`,
+        });
+        return;
+      }
+      res.json({ status: 'ready', backendVersion: apiVersion });
+    } catch (e) {
+      res.status(503).json({ status: 'not ready', reason: isGatewayError(e) ? e.message : 'backend check failed' });
+    }
+  });
+
+  app.get('/versions', (_req, res) => {
+    const rt = current();
+    const now = rt.clock();
+    res.json({
+      latest: latestAt(rt.calendar, now)?.version ?? null,
+      versions: rt.calendar.entries.map((e) => ({
+        version: e.version,
+        status: statusAt(e, now),
+        releasedAt: e.releasedAt.toISOString(),
+        deprecatedAt: e.deprecatedAt?.toISOString() ?? null,
+        sunsetAt: e.sunsetAt?.toISOString() ?? null,
+        migrationGuide: e.migrationGuide ?? null,
+      })),
+    });
+  });
+
+  app.use((req: Request, res: Response) => {
+    const error = new GatewayError('ENDPOINT_NOT_FOUND', 'no such endpoint; methods are called as POST /rpc/<method>', {
+      path: req.path.slice(0, 200),
+      availableIn: [],
+    });
+    sendProblem(res, error, String(res.getHeader('x-request-id')));
+  });
+
+  app.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
+    const error = isGatewayError(err) ? err : new GatewayError('INTERNAL_ERROR', 'the gateway failed to handle this request');
+    sendProblem(res, error, String(res.getHeader('x-request-id')));
+  });
+
+  return app;
+}

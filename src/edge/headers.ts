@@ -1,0 +1,54 @@
+// Header rules at the edge: hop-by-hop and gateway-owned headers, and the request id.
+
+import { randomUUID } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
+
+/** RFC 9110 §7.6.1 connection-specific fields, plus the de-facto ones proxies drop. */
+export const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'proxy-connection',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+]);
+
+/** Headers the gateway owns towards the backend: a client's copy never goes through as sent. */
+export const OWNED_UPSTREAM = new Set([
+  'x-dl-api-version',
+  'x-dl-client-api-version',
+  'x-request-id',
+  'content-length',
+  'expect',
+  'forwarded',
+  'x-forwarded-for',
+  'x-forwarded-host',
+  'x-forwarded-proto',
+  'x-forwarded-port',
+  'x-forwarded-prefix',
+  'x-real-ip',
+]);
+
+/** Names listed in a Connection header are hop-by-hop too (RFC 9110 §7.6.1). */
+export function connectionListed(headers: IncomingHttpHeaders): string[] {
+  const value = headers.connection;
+  if (!value) return [];
+  return value
+    .split(',')
+    .map((s) => s.trim().toLowerCase())
+    .filter(Boolean);
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** The client's x-request-id when it is a sane token, else a fresh one. */
+export function requestIdOf(headers: IncomingHttpHeaders): string {
+  const given = headers['x-request-id'];
+  return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+}
+
+const JSON_MEDIA = /^application\/(?:[a-z0-9.+-]+\+)?json\s*(?:;.*)?$/i;
+export const isJsonMediaType = (value: string | undefined): boolean => !!value && JSON_MEDIA.test(value.trim());

@@ -1,0 +1,52 @@
+// The one place that writes an error response: RFC 9457 problem details plus the DataLens fields.
+
+import type { ServerResponse } from 'node:http';
+import { ERROR_CATALOGUE, GatewayError } from '../core/errors.js';
+
+export interface ProblemBody {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  code: string;
+  message: string;
+  requestId: string | null;
+  details: Record<string, unknown>;
+}
+
+export const problemType = (code: string) => `urn:dl-version-gateway:problem:${code}`;
+
+export function problemBody(error: GatewayError, requestId: string | null): ProblemBody {
+  const { status, title } = ERROR_CATALOGUE[error.code];
+  return {
+    type: problemType(error.code),
+    title,
+    status,
+    detail: error.message,
+    code: error.code,
+    message: error.message,
+    requestId,
+    details: { ...error.details },
+  };
+}
+
+/** Writes the problem unless the response has started; then the only honest thing left is to cut it. */
+export function sendProblem(
+  res: ServerResponse,
+  error: GatewayError,
+  requestId: string | null,
+  extraHeaders: Readonly<Record<string, string>> = {},
+): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  const body = JSON.stringify(problemBody(error, requestId));
+  for (const [name, value] of Object.entries(extraHeaders)) res.setHeader(name, value);
+  if (error.code === 'METHOD_NOT_ALLOWED') res.setHeader('allow', 'POST');
+  res.statusCode = error.status;
+  res.setHeader('content-type', 'application/problem+json');
+  res.setHeader('content-length', Buffer.byteLength(body));
+  res.setHeader('cache-control', 'no-store');
+  res.end(body);
+}

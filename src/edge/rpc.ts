@@ -1,0 +1,221 @@
+// The hot path: POST /rpc/<method> → resolve version → validate → translate → forward → answer.
+
+import { createHash } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { BackendCallError, GatewayError, isGatewayError } from '../core/errors.js';
+import type { Json, MigrationContext } from '../core/contract/types.js';
+import { lifecycleHeaders } from '../core/lifecycle/headers.js';
+import { translateRequest, translateResponse, validateRequest } from '../core/translate/engine.js';
+import { type MethodPlan, requirePlan } from '../core/translate/plan.js';
+import { resolveVersion } from '../core/version/resolve.js';
+import { parseJson, readBody } from './body.js';
+import { isJsonMediaType, requestIdOf } from './headers.js';
+import { sendProblem } from './problem.js';
+import type { Runtime } from './runtime.js';
+
+// Method names route the request and build the upstream path: a strict allow-list shape.
+const RPC_PATH = /^\/rpc\/([A-Za-z][A-Za-z0-9_]{0,63})$/;
+
+const notFound = (path: string) =>
+  new GatewayError('ENDPOINT_NOT_FOUND', 'no such endpoint; methods are called as POST /rpc/<method>', {
+    path: path.slice(0, 200),
+    availableIn: [],
+  });
+
+/** Headers of the client's request that migrations' own backend calls carry too. */
+function passThroughHeaders(req: IncomingMessage, requestId: string, clientVersion: number): Record<string, string> {
+  const out: Record<string, string> = { 'x-request-id': requestId, 'x-dl-client-api-version': String(clientVersion) };
+  for (const name of ['authorization', 'x-dl-org-id', 'x-dl-folderid', 'x-dl-tenantid']) {
+    const v = req.headers[name];
+    if (typeof v === 'string') out[name] = v;
+  }
+  return out;
+}
+
+function principalOf(req: IncomingMessage): string {
+  const auth = req.headers.authorization ?? '';
+  const org = req.headers['x-dl-org-id'] ?? '';
+  return createHash('sha256').update(`${String(auth)}\0${String(org)}`).digest('base64url').slice(0, 16);
+}
+
+export function handleRpc(rt: Runtime, req: IncomingMessage, res: ServerResponse): void {
+  const started = performance.now();
+  const requestId = requestIdOf(req.headers);
+  res.setHeader('x-request-id', requestId);
+  const log: Record<string, unknown> = {
+    requestId,
+    versionAsked: req.headers['x-dl-api-version'],
+  };
+  res.once('finish', () => {
+    log.status = res.statusCode;
+    log.durationMs = Math.round((performance.now() - started) * 100) / 100;
+    rt.logger.info(log, 'request');
+  });
+  const fail = (e: unknown) => {
+    if (e instanceof BackendCallError && e.body && typeof e.body === 'object' && !res.headersSent) {
+      // A migration's backend call was refused (401, 403, …): the client gets the backend's answer.
+      log.error = 'BACKEND_REFUSED';
+      const text = JSON.stringify(e.body);
+      res.writeHead(e.status, { 'content-type': 'application/problem+json', 'content-length': Buffer.byteLength(text) });
+      res.end(text);
+      return;
+    }
+    const error = isGatewayError(e)
+      ? e
+      : new GatewayError('INTERNAL_ERROR', 'the gateway failed to handle this request', {});
+    if (!isGatewayError(e)) rt.logger.error({ requestId, err: e }, 'unexpected failure');
+    log.error = error.code;
+    // A refused body may still be arriving: close the connection instead of draining it.
+    if (error.code === 'PAYLOAD_TOO_LARGE') res.setHeader('connection', 'close');
+    sendProblem(res, error, requestId);
+  };
+  try {
+    const match = RPC_PATH.exec(req.url ?? '');
+    if (!match) throw notFound(req.url ?? '');
+    const method = match[1] as string;
+    log.method = method;
+    if (req.method !== 'POST') {
+      throw new GatewayError('METHOD_NOT_ALLOWED', `use POST for /rpc/${method}`, { method: req.method ?? '' });
+    }
+    const resolved = resolveVersion(req.headers['x-dl-api-version'], rt.calendar, rt.clock());
+    log.version = resolved.version;
+    res.setHeader('x-dl-api-version', String(resolved.version));
+    if (resolved.deprecated) {
+      for (const [name, value] of Object.entries(lifecycleHeaders(resolved.entry, rt.clock()))) res.setHeader(name, value);
+    }
+    const plan = requirePlan(rt.plans, rt.contract, resolved.version, method);
+    if (plan.unservable) {
+      throw new GatewayError('VERSION_TRANSLATION_FAILED', plan.unservable, { method, field: null });
+    }
+    if (!isJsonMediaType(req.headers['content-type'])) {
+      throw new GatewayError('UNSUPPORTED_MEDIA_TYPE', 'send the body as application/json', {
+        received: String(req.headers['content-type'] ?? '').slice(0, 100),
+      });
+    }
+    readBody(req, rt.config.limits.bodyBytes)
+      .then((raw) => forward(rt, req, res, plan, raw, requestId, log, fail))
+      .catch((e: unknown) => {
+        if (!isGatewayError(e) && req.destroyed) return; // the client left mid-body: nobody to answer
+        fail(e);
+      });
+  } catch (e) {
+    fail(e);
+  }
+}
+
+async function forward(
+  rt: Runtime,
+  req: IncomingMessage,
+  res: ServerResponse,
+  plan: MethodPlan,
+  raw: Buffer,
+  requestId: string,
+  log: Record<string, unknown>,
+  fail: (e: unknown) => void,
+): Promise<void> {
+  const valid = validateRequest(plan, parseJson(raw));
+  const backendHeaders = passThroughHeaders(req, requestId, plan.version);
+  const ctx: MigrationContext = {
+    clientVersion: plan.version,
+    principal: plan.passThrough ? '' : principalOf(req),
+    state: new Map(),
+    callBackend: (m, body) => rt.backend.call(m, body, backendHeaders),
+  };
+  let body = raw;
+  if (!plan.passThrough) {
+    const t0 = performance.now();
+    body = Buffer.from(JSON.stringify(await translateRequest(plan, valid, ctx)));
+    log.translateMs = Math.round((performance.now() - t0) * 100) / 100;
+  }
+  if (res.destroyed) return;
+  const upstreamStarted = performance.now();
+  rt.forwarder.forward(req, res, {
+    method: plan.upstreamMethod,
+    body,
+    headers: {
+      'x-dl-api-version': String(rt.contract.head),
+      'x-dl-client-api-version': String(plan.version),
+      'x-request-id': requestId,
+      'content-type': 'application/json',
+    },
+    identityEncoding: plan.checksResponse,
+    onError: (error) => {
+      log.upstreamMs = Math.round(performance.now() - upstreamStarted);
+      fail(error);
+    },
+    onResponse: (upstream) => {
+      log.upstreamMs = Math.round(performance.now() - upstreamStarted);
+      answer(rt, res, plan, upstream, ctx, requestId).catch((e: unknown) => {
+        upstream.destroy();
+        fail(e);
+      });
+    },
+  });
+}
+
+const broken = (reason: string) =>
+  new GatewayError('UPSTREAM_UNAVAILABLE', 'the backend answered with a broken response', { reason });
+
+/** Streams the backend's answer, or buffers, guards and migrates it down when the plan checks responses. */
+async function answer(
+  rt: Runtime,
+  res: ServerResponse,
+  plan: MethodPlan,
+  upstream: IncomingMessage,
+  ctx: MigrationContext,
+  requestId: string,
+): Promise<void> {
+  const status = upstream.statusCode ?? 502;
+  if (!isJsonMediaType(upstream.headers['content-type'])) {
+    throw broken(`content-type ${String(upstream.headers['content-type'] ?? 'none').slice(0, 80)}`);
+  }
+  const ownHeaders = { 'x-dl-api-version': String(plan.version), 'x-request-id': requestId };
+  const success = status >= 200 && status < 300;
+  if (!plan.checksResponse || !success) {
+    res.writeHead(status, { ...upstream.headers, ...headersOf(res), ...ownHeaders });
+    upstream.on('error', () => res.destroy());
+    upstream.on('aborted', () => res.destroy());
+    upstream.pipe(res);
+    return;
+  }
+  const encoding = upstream.headers['content-encoding'];
+  if (encoding && encoding !== 'identity') throw broken(`unexpected content-encoding ${encoding}`);
+  const raw = await readUpstream(upstream, rt.config.limits.responseBytes);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw.toString('utf8'));
+  } catch {
+    throw broken('the body is not valid JSON');
+  }
+  const migrated = await translateResponse(plan, parsed, ctx);
+  const text = JSON.stringify(migrated);
+  const headers: Record<string, string | string[] | number | undefined> = { ...upstream.headers, ...headersOf(res), ...ownHeaders };
+  delete headers['content-length'];
+  delete headers['content-encoding'];
+  headers['content-length'] = Buffer.byteLength(text);
+  res.writeHead(status, headers);
+  res.end(text);
+}
+
+function headersOf(res: ServerResponse): Record<string, string | string[] | number | undefined> {
+  return res.getHeaders() as Record<string, string | string[] | number | undefined>;
+}
+
+function readUpstream(upstream: IncomingMessage, limit: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    upstream.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > limit) {
+        upstream.destroy();
+        reject(broken(`the answer exceeds the ${limit}-byte limit for checked responses`));
+      } else chunks.push(c);
+    });
+    upstream.on('end', () => resolve(Buffer.concat(chunks, size)));
+    upstream.on('error', () => reject(broken('the connection broke mid-answer')));
+    upstream.on('aborted', () => reject(broken('the connection broke mid-answer')));
+  });
+}
+
+export type { Json };

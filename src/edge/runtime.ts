@@ -1,0 +1,96 @@
+// One generation of the gateway: config, calendar, contract plans and upstream connections, built together.
+
+import type { Logger } from 'pino';
+import { type LoadedContract, loadContract } from '../core/contract/load.js';
+import type { Contract } from '../core/contract/types.js';
+import type { Calendar } from '../core/lifecycle/calendar.js';
+import { buildPlans, type MethodPlan } from '../core/translate/plan.js';
+import { type BackendClient, createBackendClient } from '../adapters/backend-client.js';
+import { createLegacyKeyResolver } from '../adapters/legacy-key-resolver.js';
+import { createPageTokenCache } from '../adapters/page-token-cache.js';
+import type { ContractDeps } from '../contract/deps.js';
+import { ConfigError, type LoadedConfig } from '../config/load.js';
+import type { GatewayConfig } from '../config/schema.js';
+import { createForwarder, type Forwarder } from './proxy.js';
+
+export type Clock = () => Date;
+
+export interface Runtime {
+  readonly config: GatewayConfig;
+  readonly calendar: Calendar;
+  readonly contract: LoadedContract;
+  readonly plans: ReadonlyMap<string, MethodPlan>;
+  readonly forwarder: Forwarder;
+  readonly backend: BackendClient;
+  readonly upstreamUrl: string;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  close(): void;
+}
+
+export interface RuntimeOptions {
+  readonly loaded: LoadedConfig;
+  /** The contract, built with this runtime's caches and settings. */
+  readonly contract: (deps: ContractDeps) => Contract;
+  /** The resolved upstream base URL (the embedded backend's address when config says "embedded"). */
+  readonly upstreamUrl: string;
+  readonly clock: Clock;
+  readonly logger: Logger;
+}
+
+/** The config's calendar must cover exactly the contract's versions: a version needs both a schema and dates. */
+function calendarProblems(calendar: Calendar, contract: LoadedContract): string[] {
+  const configured = new Set(calendar.entries.map((e) => e.version));
+  const problems: string[] = [];
+  for (const v of configured) {
+    if (!contract.versions.includes(v)) problems.push(`lifecycle.versions: version ${v} is not in the API contract (versions ${contract.versions.join(', ')})`);
+  }
+  for (const v of contract.versions) {
+    if (!configured.has(v)) problems.push(`lifecycle.versions: version ${v} of the API contract has no release date`);
+  }
+  return problems;
+}
+
+export function createRuntime(options: RuntimeOptions): Runtime {
+  const { config, calendar, source } = options.loaded;
+  const forwarder = createForwarder({
+    target: options.upstreamUrl,
+    timeoutMs: config.upstream.timeoutMs,
+    maxSockets: config.upstream.maxSockets,
+    keepAliveMs: config.upstream.keepAliveMs,
+  });
+  try {
+    const deps: ContractDeps = {
+      legacyKeys: createLegacyKeyResolver({
+        prefixes: config.legacyKeys.prefixes,
+        cacheSize: config.legacyKeys.cacheSize,
+        cacheTtlMs: config.legacyKeys.cacheTtlMs,
+      }),
+      pageTokens: createPageTokenCache({ size: config.paging.tokenCacheSize, ttlMs: config.paging.tokenCacheTtlMs }),
+    };
+    const contract = loadContract(options.contract(deps));
+    const problems = calendarProblems(calendar, contract);
+    if (problems.length) throw new ConfigError(source, problems);
+    const backend = createBackendClient({
+      baseUrl: options.upstreamUrl,
+      agent: forwarder.agent,
+      timeoutMs: config.upstream.timeoutMs,
+      headVersion: contract.head,
+    });
+    return Object.freeze({
+      config,
+      calendar,
+      contract,
+      plans: buildPlans(contract),
+      forwarder,
+      backend,
+      upstreamUrl: options.upstreamUrl,
+      clock: options.clock,
+      logger: options.logger,
+      close: () => forwarder.close(),
+    });
+  } catch (e) {
+    forwarder.close();
+    throw e;
+  }
+}

@@ -1,0 +1,100 @@
+// The reference backend's surface: an in-memory, latest-only test double of the BI service (DESIGN.md §5).
+
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { DEMO_ENTRIES, DEMO_WORKBOOKS } from './demo-seed.js';
+import { createBackendServer, type RecordedRequest } from './server.js';
+import { Store, type SeedEntry, type SeedWorkbook } from './store.js';
+
+export type { RecordedRequest } from './server.js';
+export type { Entry, EntryScope, Report, SeedEntry, SeedWorkbook, Workbook } from './store.js';
+export { ENTRY_SCOPES } from './store.js';
+export { DEMO_ENTRIES, DEMO_WORKBOOKS } from './demo-seed.js';
+
+export interface ReferenceBackendOptions {
+  /** The latest API version the backend speaks (2 in the shipped setup). */
+  headVersion: number;
+  seed?: { workbooks?: SeedWorkbook[]; entries?: SeedEntry[] };
+  /** Default 1 MiB. */
+  maxBodyBytes?: number;
+}
+
+export interface ReferenceBackend {
+  readonly server: Server;
+  /** Resolves to the base URL, e.g. http://127.0.0.1:PORT. Defaults: port 0, host 127.0.0.1. */
+  listen(port?: number, host?: string): Promise<string>;
+  /** Closes the server and every open socket; resolves once closed. */
+  close(): Promise<void>;
+  /** The last 1000 requests received (a snapshot, oldest first). */
+  readonly requests: ReadonlyArray<RecordedRequest>;
+}
+
+const REQUEST_LOG_CAP = 1000;
+
+export function createReferenceBackend(options: ReferenceBackendOptions): ReferenceBackend {
+  const { headVersion, maxBodyBytes = 1024 * 1024 } = options;
+  if (!Number.isInteger(headVersion) || headVersion < 1) throw new Error(`headVersion must be a positive integer, got ${headVersion}`);
+  if (!Number.isInteger(maxBodyBytes) || maxBodyBytes < 0) throw new Error(`maxBodyBytes must be a non-negative integer, got ${maxBodyBytes}`);
+
+  // Amortised cap: trimmed to the cap whenever it doubles; the getter returns only the last 1000.
+  let log: RecordedRequest[] = [];
+  const record = (request: RecordedRequest): void => {
+    log.push(request);
+    if (log.length >= 2 * REQUEST_LOG_CAP) log = log.slice(-REQUEST_LOG_CAP);
+  };
+
+  const store = new Store(headVersion, options.seed);
+  const server = createBackendServer({ headVersion, maxBodyBytes, store, record });
+  let closing: Promise<void> | undefined;
+
+  return {
+    server,
+    get requests() {
+      return log.slice(-REQUEST_LOG_CAP);
+    },
+    listen(port = 0, host = '127.0.0.1') {
+      return new Promise<string>((resolve, reject) => {
+        const onError = (error: Error): void => reject(error);
+        server.once('error', onError);
+        server.listen(port, host, () => {
+          server.off('error', onError);
+          closing = undefined;
+          const { port: bound } = server.address() as AddressInfo;
+          resolve(`http://${host.includes(':') ? `[${host}]` : host}:${bound}`);
+        });
+      });
+    },
+    close() {
+      if (closing) return closing;
+      if (!server.listening) return Promise.resolve();
+      closing = new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        server.closeAllConnections();
+      });
+      return closing;
+    },
+  };
+}
+
+export interface RunningReferenceBackend {
+  readonly url: string;
+  readonly backend: ReferenceBackend;
+  close(): Promise<void>;
+}
+
+/**
+ * For the CLI and the demo: head version 2, the demo seed, listening on BACKEND_HOST:BACKEND_PORT
+ * (defaults 127.0.0.1:8081). Logging is the caller's job.
+ */
+export async function startReferenceBackendFromEnv(env: NodeJS.ProcessEnv = process.env): Promise<RunningReferenceBackend> {
+  const rawPort = env.BACKEND_PORT?.trim() || '8081';
+  const port = Number(rawPort);
+  if (!/^[0-9]{1,5}$/.test(rawPort) || port > 65535) throw new Error(`BACKEND_PORT must be an integer from 0 to 65535, got "${rawPort}"`);
+  const host = env.BACKEND_HOST?.trim() || '127.0.0.1';
+  const backend = createReferenceBackend({
+    headVersion: 2,
+    seed: { workbooks: [...DEMO_WORKBOOKS], entries: [...DEMO_ENTRIES] },
+  });
+  const url = await backend.listen(port, host);
+  return { url, backend, close: () => backend.close() };
+}

@@ -1,0 +1,200 @@
+// The reference backend's HTTP layer (node:http only): body reading, routing, version headers, error rendering.
+
+import { isUtf8 } from 'node:buffer';
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { BackendError, problemBody } from './errors.js';
+import { invoke, METHODS } from './methods.js';
+import type { Store } from './store.js';
+
+export interface RecordedRequest {
+  readonly method: string;
+  readonly url: string;
+  /** Lower-cased names, as Node received them (repeated x-* headers joined with ", "). */
+  readonly headers: Readonly<IncomingHttpHeaders>;
+  /** The raw body; '' when it was refused as too large. */
+  readonly body: string;
+}
+
+export interface ServerOptions {
+  readonly headVersion: number;
+  readonly maxBodyBytes: number;
+  readonly store: Store;
+  readonly record: (request: RecordedRequest) => void;
+}
+
+const CANONICAL_INTEGER = /^[1-9][0-9]{0,8}$/;
+const METHOD_NAME = /^[A-Za-z][A-Za-z0-9_]*$/;
+// Bytes of an oversized body still read (and discarded) after the 413, so the client can read it; then the socket is cut.
+const MAX_DRAIN_BYTES = 64 * 1024 * 1024;
+const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
+
+type BodyResult = { kind: 'ok'; bytes: Buffer } | { kind: 'tooLarge' } | { kind: 'aborted' };
+
+/** Reads the body up to `max` bytes; past that it resolves `tooLarge` at once and keeps discarding (bounded). */
+function readBody(req: IncomingMessage, max: number): Promise<BodyResult> {
+  return new Promise((resolve) => {
+    let settled = false;
+    const settle = (result: BodyResult): void => {
+      if (!settled) {
+        settled = true;
+        resolve(result);
+      }
+    };
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let discarded = 0;
+    const declared = Number(req.headers['content-length']);
+    if (Number.isFinite(declared) && declared > max) settle({ kind: 'tooLarge' });
+    req.on('data', (chunk: Buffer) => {
+      if (settled) {
+        discarded += chunk.length;
+        if (discarded > MAX_DRAIN_BYTES) req.socket.destroy();
+        return;
+      }
+      size += chunk.length;
+      if (size > max) {
+        chunks.length = 0;
+        settle({ kind: 'tooLarge' });
+      } else {
+        chunks.push(chunk);
+      }
+    });
+    req.on('end', () => settle({ kind: 'ok', bytes: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks) }));
+    req.on('error', () => settle({ kind: 'aborted' }));
+    req.on('close', () => settle({ kind: 'aborted' }));
+  });
+}
+
+function single(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value.join(', ') : value;
+}
+
+function isJsonMediaType(contentType: string): boolean {
+  const type = (contentType.split(';', 1)[0] ?? '').trim().toLowerCase();
+  return type === 'application/json' || (type.startsWith('application/') && type.endsWith('+json'));
+}
+
+export function createBackendServer(options: ServerOptions): Server {
+  const { headVersion, maxBodyBytes, store, record } = options;
+  const head = String(headVersion);
+
+  /** x-dl-api-version must be absent or exactly the head version. */
+  function checkApiVersion(raw: string | undefined): void {
+    if (raw === undefined || raw === head) return;
+    const reason = raw.includes(',') ? 'multiple' : CANONICAL_INTEGER.test(raw.trim()) ? 'unsupported' : 'malformed';
+    throw new BackendError('INVALID_API_VERSION_HEADER', `This backend speaks only API version ${head}; x-dl-api-version was "${raw.slice(0, 64)}".`, {
+      header: 'x-dl-api-version',
+      reason,
+      received: raw.slice(0, 64),
+      supported: [headVersion],
+    });
+  }
+
+  /** x-dl-client-api-version: the client version the request acts for (1..head); absent = the web UI at head. */
+  function clientVersionOf(raw: string | undefined): number | undefined {
+    if (raw === undefined) return undefined;
+    const value = raw.trim();
+    if (CANONICAL_INTEGER.test(value)) {
+      const n = Number(value);
+      if (n <= headVersion) return n;
+    }
+    throw new BackendError('INVALID_API_VERSION_HEADER', `x-dl-client-api-version must be an integer from 1 to ${head}; it was "${raw.slice(0, 64)}".`, {
+      header: 'x-dl-client-api-version',
+      reason: raw.includes(',') ? 'multiple' : CANONICAL_INTEGER.test(value) ? 'unsupported' : 'malformed',
+      received: raw.slice(0, 64),
+      supported: Array.from({ length: headVersion }, (_, i) => i + 1),
+    });
+  }
+
+  function handleRpc(req: IncomingMessage, path: string, bytes: Buffer, text: string): unknown {
+    if (req.method !== 'POST') {
+      throw new BackendError('METHOD_NOT_ALLOWED', `Use POST for ${path}.`, { method: req.method ?? '', allow: ['POST'] });
+    }
+    const name = path.slice('/rpc/'.length);
+    const handler = METHOD_NAME.test(name) ? METHODS.get(name) : undefined;
+    if (handler === undefined) {
+      throw new BackendError('ENDPOINT_NOT_FOUND', `Method "${name.slice(0, 64)}" does not exist.`, { method: name.slice(0, 64) });
+    }
+    checkApiVersion(single(req.headers['x-dl-api-version']));
+    const clientVersion = clientVersionOf(single(req.headers['x-dl-client-api-version']));
+    const contentType = req.headers['content-type'];
+    if (contentType !== undefined && !isJsonMediaType(contentType)) {
+      throw new BackendError('UNSUPPORTED_MEDIA_TYPE', 'The body must be application/json.', { received: contentType.slice(0, 100) });
+    }
+    let body: unknown = {};
+    if (bytes.length > 0) {
+      try {
+        if (!isUtf8(bytes)) throw new Error('not UTF-8');
+        body = JSON.parse(text);
+      } catch {
+        throw new BackendError('INVALID_JSON', 'The request body is not valid JSON.');
+      }
+    }
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+      throw new BackendError('VALIDATION_ERROR', 'The request body must be a JSON object.', {
+        issues: [{ path: '', message: 'Expected a JSON object' }],
+      });
+    }
+    return invoke(handler, name, body as Record<string, unknown>, {
+      store,
+      clientVersion: clientVersion ?? headVersion,
+      webUi: clientVersion === undefined,
+    });
+  }
+
+  async function onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const rawRequestId = single(req.headers['x-request-id']);
+    const requestId = rawRequestId !== undefined && HEADER_VALUE.test(rawRequestId) ? rawRequestId : undefined;
+
+    const send = (status: number, payload: unknown, problem: boolean, extra: Record<string, string> = {}): void => {
+      if (res.headersSent || res.destroyed) return;
+      const json = JSON.stringify(payload);
+      const headers: Record<string, string | number> = {
+        'content-type': problem ? 'application/problem+json' : 'application/json',
+        'content-length': Buffer.byteLength(json),
+        'x-dl-api-version': head,
+        ...extra,
+      };
+      if (requestId !== undefined) headers['x-request-id'] = requestId;
+      res.writeHead(status, headers);
+      res.end(json);
+    };
+    const fail = (error: unknown): void => {
+      const e = error instanceof BackendError ? error : new BackendError('INTERNAL_ERROR', 'The reference backend failed to handle the request.');
+      const extra: Record<string, string> = {};
+      if (e.code === 'METHOD_NOT_ALLOWED') extra.allow = (e.details.allow as string[]).join(', ');
+      send(e.status, problemBody(e, requestId ?? null), true, extra);
+    };
+
+    const url = req.url ?? '/';
+    const result = await readBody(req, maxBodyBytes);
+    if (result.kind === 'aborted') return;
+    const text = result.kind === 'ok' ? result.bytes.toString('utf8') : '';
+    record({ method: req.method ?? '', url, headers: req.headers, body: text });
+    if (result.kind === 'tooLarge') {
+      fail(new BackendError('PAYLOAD_TOO_LARGE', `The request body exceeds ${maxBodyBytes} bytes.`, { limitBytes: maxBodyBytes }));
+      return;
+    }
+
+    const query = url.indexOf('?');
+    const path = query === -1 ? url : url.slice(0, query);
+    try {
+      if (path === '/ping') {
+        if (req.method !== 'GET' && req.method !== 'HEAD') {
+          throw new BackendError('METHOD_NOT_ALLOWED', 'Use GET for /ping.', { method: req.method ?? '', allow: ['GET', 'HEAD'] });
+        }
+        send(200, { status: 'ok', apiVersion: headVersion }, false);
+      } else if (path.startsWith('/rpc/')) {
+        send(200, handleRpc(req, path, result.bytes, text), false);
+      } else {
+        throw new BackendError('ENDPOINT_NOT_FOUND', `No endpoint at ${path.slice(0, 100)}.`, { path: path.slice(0, 100) });
+      }
+    } catch (error) {
+      fail(error);
+    }
+  }
+
+  return createServer((req, res) => {
+    onRequest(req, res).catch(() => res.destroy());
+  });
+}

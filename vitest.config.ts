@@ -1,0 +1,11 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    testTimeout: 20_000,
+    hookTimeout: 20_000,
+    // Servers in tests bind 127.0.0.1:0; files run in parallel workers on 2 cores.
+    pool: 'forks',
+  },
+});
