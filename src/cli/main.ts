@@ -5,6 +5,7 @@ import { ConfigError, loadConfigFile } from '../config/load.js';
 import { ContractError } from '../core/contract/load.js';
 import { startReferenceBackendFromEnv } from '../reference-backend/index.js';
 import { calendarLines } from './calendar-table.js';
+import { runCheckContract, runTranslate } from './contract-commands.js';
 import { createLogger } from './logger.js';
 import { DEFAULT_CONFIG, serve } from './serve.js';
 
@@ -14,7 +15,18 @@ commands:
   serve [--config FILE]     start the gateway (PORT, UPSTREAM_URL, GATEWAY_CONFIG override the file)
   backend                   start the reference backend alone (BACKEND_PORT, default 8081)
   check-config [FILE]       validate a config file and print the version calendar
+  check-contract            check the API contract against the versioning rules
+  translate --from N --method M [--body JSON] [--config FILE] [--upstream URL]
+                            print the latest-version body for an old body (read from stdin without --body)
 `;
+
+const io = { out: (l: string) => console.log(l), err: (l: string) => console.error(l) };
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
 
 function option(args: string[], name: string): string | undefined {
   const i = args.indexOf(name);
@@ -66,6 +78,25 @@ async function main(argv: string[]): Promise<number> {
         }
         throw e;
       }
+    }
+    case 'check-contract':
+      return runCheckContract(io);
+    case 'translate': {
+      const from = Number(option(args, '--from'));
+      const method = option(args, '--method');
+      if (!Number.isInteger(from) || !method) {
+        process.stderr.write(USAGE);
+        return 64;
+      }
+      const configFile = option(args, '--config');
+      const upstream = option(args, '--upstream');
+      return runTranslate(io, {
+        from,
+        method,
+        body: option(args, '--body') ?? (await readStdin()),
+        ...(configFile && { configPath: configFile }),
+        ...(upstream && { upstream }),
+      });
     }
     default:
       process.stderr.write(USAGE);

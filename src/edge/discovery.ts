@@ -2,6 +2,8 @@
 
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import { GatewayError, isGatewayError } from '../core/errors.js';
+import { renderChangelog } from '../core/derive/changelog.js';
+import { type OpenApiDocument, openApiFor } from '../core/derive/openapi.js';
 import { latestAt, statusAt } from '../core/lifecycle/calendar.js';
 import { requestIdOf } from './headers.js';
 import { sendProblem } from './problem.js';
@@ -9,6 +11,15 @@ import type { Runtime } from './runtime.js';
 
 export function createDiscoveryApp(current: () => Runtime): Express {
   const app = express();
+  // Derived documents depend only on the contract: build each once per runtime generation.
+  const documents = new WeakMap<Runtime, Map<number, OpenApiDocument>>();
+  const openApi = (rt: Runtime, version: number) => {
+    let perVersion = documents.get(rt);
+    if (!perVersion) documents.set(rt, (perVersion = new Map()));
+    let doc = perVersion.get(version);
+    if (!doc) perVersion.set(version, (doc = openApiFor(rt.contract, version)));
+    return doc;
+  };
   app.disable('x-powered-by');
   app.set('etag', false);
 
@@ -52,6 +63,33 @@ export function createDiscoveryApp(current: () => Runtime): Express {
         migrationGuide: e.migrationGuide ?? null,
       })),
     });
+  });
+
+  // The latest released version's document, where @datalens-tech/mcp looks for its tools.
+  app.get(['/json', '/json/'], (_req, res) => {
+    const rt = current();
+    const latest = latestAt(rt.calendar, rt.clock())?.version ?? rt.contract.versions[0];
+    res.json(openApi(rt, latest as number));
+  });
+
+  app.get(['/:version/json', '/:version/json/'], (req, res, next) => {
+    const rt = current();
+    const raw = String(req.params.version);
+    const version = /^[1-9][0-9]{0,8}$/.test(raw) ? Number(raw) : NaN;
+    if (!rt.contract.byVersion.has(version)) {
+      next(
+        new GatewayError('ENDPOINT_NOT_FOUND', `no OpenAPI document for API version ${raw.slice(0, 20)}`, {
+          availableIn: rt.contract.versions,
+        }),
+      );
+      return;
+    }
+    res.json(openApi(rt, version));
+  });
+
+  app.get('/changelog', (_req, res) => {
+    const rt = current();
+    res.type('text/markdown; charset=utf-8').send(renderChangelog(rt.contract, rt.calendar));
   });
 
   app.use((req: Request, res: Response) => {

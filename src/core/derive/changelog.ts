@@ -1,0 +1,32 @@
+// The changelog in markdown, from the changes' descriptions (and release dates when a calendar is given).
+
+import type { LoadedContract } from '../contract/load.js';
+import { isIncompatible } from '../contract/check.js';
+import type { Calendar } from '../lifecycle/calendar.js';
+
+const day = (d: Date | undefined) => (d ? d.toISOString().slice(0, 10) : undefined);
+
+export function renderChangelog(contract: LoadedContract, calendar?: Calendar): string {
+  const lines = ['# API changelog', ''];
+  for (const spec of [...contract.contract.versions].reverse()) {
+    const entry = calendar?.entries.find((e) => e.version === spec.version);
+    const dates = [
+      entry && `released ${day(entry.releasedAt)}`,
+      entry?.deprecatedAt && `deprecated ${day(entry.deprecatedAt)}`,
+      entry?.sunsetAt && `sunset ${day(entry.sunsetAt)}`,
+    ].filter(Boolean);
+    lines.push(`## Version ${spec.version}${dates.length ? ` (${dates.join(', ')})` : ''}`, '');
+    const incompatible = spec.changes.filter(isIncompatible);
+    const compatible = [...spec.changes.filter((c) => !isIncompatible(c)), ...(spec.additions ?? [])];
+    if (spec.changes.length === 0 && spec.version === contract.versions[0]) {
+      lines.push(`The first version: ${Object.keys(spec.methods).length} methods.`, '');
+    }
+    if (incompatible.length) {
+      lines.push('### Breaking changes', '', ...incompatible.map((c) => `- ${c.description}`), '');
+    }
+    if (compatible.length) {
+      lines.push('### Compatible changes', '', ...compatible.map((c) => `- ${c.description}`), '');
+    }
+  }
+  return `${lines.join('\n').trimEnd()}\n`;
+}

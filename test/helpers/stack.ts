@@ -1,0 +1,120 @@
+// Starts a real reference backend and a real gateway on 127.0.0.1 with a settable clock, for tests.
+
+import { pino } from 'pino';
+import { parseConfig } from '../../src/config/load.js';
+import type { GatewayConfigInput } from '../../src/config/schema.js';
+import { createShippedContract } from '../../src/contract/index.js';
+import type { Contract } from '../../src/core/contract/types.js';
+import type { ContractDeps } from '../../src/contract/deps.js';
+import { createGateway, type Gateway, type ServerLimits } from '../../src/edge/app.js';
+import { createRuntime } from '../../src/edge/runtime.js';
+import {
+  DEMO_ENTRIES,
+  DEMO_WORKBOOKS,
+  createReferenceBackend,
+  type ReferenceBackend,
+} from '../../src/reference-backend/index.js';
+
+/** The calendar most tests use: v1 released 2025-01-15, v2 released 2026-10-01, 180-day window. */
+export const CALENDAR = {
+  supportWindowDays: 180,
+  versions: [
+    { version: 1, released: '2025-01-15', migrationGuide: 'https://example.com/migrate-v1-to-v2' },
+    { version: 2, released: '2026-10-01' },
+  ],
+};
+/** Sunset of v1 under CALENDAR: 2026-10-01 + 180 days. */
+export const V1_SUNSET = new Date('2027-03-30T00:00:00Z');
+export const DURING_V1_ONLY = new Date('2026-06-01T12:00:00Z');
+export const DURING_DEPRECATION = new Date('2026-11-22T12:00:00Z');
+export const AFTER_V1_SUNSET = new Date('2027-04-01T00:00:00Z');
+
+export interface StackOptions {
+  /** The instant the gateway sees; change it later with `stack.setNow`. */
+  now?: Date;
+  /** Config document merged over a default (lifecycle = CALENDAR). */
+  config?: Partial<GatewayConfigInput> & Record<string, unknown>;
+  /** Forward to this URL instead of a fresh reference backend (e.g. a faulty upstream). */
+  upstreamUrl?: string;
+  contract?: (deps: ContractDeps) => Contract;
+  limits?: ServerLimits;
+}
+
+export interface Stack {
+  readonly url: string;
+  readonly backendUrl: string;
+  /** Undefined when `upstreamUrl` was given. */
+  readonly backend: ReferenceBackend | undefined;
+  readonly gateway: Gateway;
+  setNow(now: Date): void;
+  close(): Promise<void>;
+}
+
+export async function startStack(options: StackOptions = {}): Promise<Stack> {
+  let now = options.now ?? DURING_DEPRECATION;
+  let backend: ReferenceBackend | undefined;
+  let backendUrl = options.upstreamUrl;
+  if (!backendUrl) {
+    backend = createReferenceBackend({
+      headVersion: 2,
+      seed: { workbooks: [...DEMO_WORKBOOKS], entries: [...DEMO_ENTRIES] },
+    });
+    backendUrl = await backend.listen(0, '127.0.0.1');
+  }
+  const loaded = parseConfig({
+    listen: { host: '127.0.0.1', port: 0 },
+    lifecycle: CALENDAR,
+    ...options.config,
+    upstream: { url: backendUrl, ...(options.config?.upstream as object | undefined) },
+  });
+  const runtime = createRuntime({
+    loaded,
+    contract: options.contract ?? createShippedContract,
+    upstreamUrl: backendUrl,
+    clock: () => now,
+    logger: pino({ level: 'silent' }),
+  });
+  const gateway = createGateway(runtime, options.limits);
+  const url = await gateway.listen(0, '127.0.0.1');
+  return {
+    url,
+    backendUrl,
+    backend,
+    gateway,
+    setNow(next) {
+      now = next;
+    },
+    async close() {
+      gateway.server.closeAllConnections();
+      await gateway.close();
+      await backend?.close();
+    },
+  };
+}
+
+/** POST /rpc/<method> with a JSON body and the given version header (omit with `version: null`). */
+export async function rpc(
+  url: string,
+  method: string,
+  body: unknown,
+  version: string | null = '2',
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: Headers; body: any }> {
+  const res = await fetch(`${url}/rpc/${method}`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      ...(version !== null && { 'x-dl-api-version': version }),
+      ...headers,
+    },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  const text = await res.text();
+  let parsed: unknown = text;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    /* keep text */
+  }
+  return { status: res.status, headers: res.headers, body: parsed };
+}
