@@ -12,6 +12,8 @@ export interface FaultUpstreamOptions {
   delayMs?: number;
   /** `slow`: the JSON body to answer with (default `{"ok":true}`). */
   body?: string;
+  /** `slow`: response headers added to (or replacing) the defaults; lower-case names. */
+  headers?: Record<string, string>;
 }
 
 export interface ReceivedRequest {
@@ -74,11 +76,15 @@ function takeRequest(buf: Buffer): { request: ReceivedRequest; used: number } | 
   return { request: { method, path, headers, body }, used: offset + length };
 }
 
-function httpResponse(status: string, contentType: string, body: string, extra = ''): string {
-  return (
-    `HTTP/1.1 ${status}\r\ncontent-type: ${contentType}\r\ncontent-length: ${Buffer.byteLength(body)}\r\n` +
-    `connection: keep-alive\r\n${extra}\r\n${body}`
-  );
+function httpResponse(status: string, contentType: string, body: string, extra: Record<string, string> = {}): string {
+  const headers: Record<string, string> = {
+    'content-type': contentType,
+    'content-length': String(Buffer.byteLength(body)),
+    connection: 'keep-alive',
+    ...extra,
+  };
+  const lines = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`);
+  return `HTTP/1.1 ${status}\r\n${lines.join('')}\r\n${body}`;
 }
 
 /** A URL of a 127.0.0.1 port that nothing listens on (bound, then released). */
@@ -129,7 +135,7 @@ export async function startFaultUpstream(mode: FaultMode, opts: FaultUpstreamOpt
       case 'slow': {
         const timer = setTimeout(() => {
           timers.delete(timer);
-          if (!socket.destroyed) socket.write(httpResponse('200 OK', 'application/json', jsonBody, 'x-dl-api-version: 2\r\n'));
+          if (!socket.destroyed) socket.write(httpResponse('200 OK', 'application/json', jsonBody, { 'x-dl-api-version': '2', ...opts.headers }));
         }, delayMs);
         timers.add(timer);
         return true;
