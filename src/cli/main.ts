@@ -40,11 +40,19 @@ async function main(argv: string[]): Promise<number> {
     case 'serve': {
       const logger = createLogger();
       try {
-        const serving = await serve(configPath, logger);
+        const serving = await serve({ configPath, logger });
+        process.on('SIGHUP', () => {
+          logger.info({ signal: 'SIGHUP' }, 'reloading the config');
+          serving.reload();
+        });
         const stop = (signal: string) => {
-          logger.info({ signal }, 'shutting down');
+          const drainMs = serving.gateway.runtime().config.shutdown.drainMs;
+          logger.info({ signal, drainMs, inFlight: serving.gateway.runtime().inFlight() }, 'draining, then stopping');
           serving.stop().then(
-            () => process.exit(0),
+            () => {
+              logger.info('stopped');
+              process.exit(0);
+            },
             () => process.exit(1),
           );
         };

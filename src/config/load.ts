@@ -51,6 +51,8 @@ function applyEnv(raw: Record<string, unknown>, env: Env, source: string): Recor
   if (env.HOST) section('listen').host = env.HOST;
   if (env.UPSTREAM_URL) section('upstream').url = env.UPSTREAM_URL;
   if (env.UPSTREAM_TIMEOUT_MS) section('upstream').timeoutMs = Number(env.UPSTREAM_TIMEOUT_MS);
+  if (env.ADMIN_PORT) section('admin').port = Number(env.ADMIN_PORT);
+  if (env.ADMIN_HOST) section('admin').host = env.ADMIN_HOST;
   return out;
 }
 
@@ -75,6 +77,8 @@ export function parseConfig(document: unknown, env: Env = {}, source = '(inline)
         releasedAt: v.released,
         ...(v.sunset && { sunsetAt: v.sunset }),
         ...(v.migrationGuide && { migrationGuide: v.migrationGuide }),
+        brownouts: v.brownouts,
+        brownoutShare: v.brownoutShare,
       })),
       config.lifecycle.supportWindowDays,
     );

@@ -27,7 +27,15 @@ export const DEFAULTS = {
   legacyKeyCacheTtlMs: 600_000,
   pageTokenCacheSize: 10_000,
   pageTokenCacheTtlMs: 600_000,
+  adminHost: '127.0.0.1',
+  adminPort: 9090,
+  drainMs: 10_000,
+  metricsMaxClients: 500,
 } as const;
+
+const brownoutWindow = z
+  .strictObject({ start: instant, end: instant })
+  .refine((w) => w.end.getTime() > w.start.getTime(), { message: 'a brownout must end after it starts' });
 
 const versionPlan = z.strictObject({
   version: z.number().int().positive(),
@@ -35,6 +43,10 @@ const versionPlan = z.strictObject({
   /** Explicit end of support; default: the next version's release + supportWindowDays. */
   sunset: instant.optional(),
   migrationGuide: z.url().optional(),
+  /** Scheduled windows during which this (deprecated) version answers 410, so clients notice before the sunset. */
+  brownouts: z.array(brownoutWindow).default([]),
+  /** Share (0..1) of this version's requests refused with 410 while it is deprecated. */
+  brownoutShare: z.number().min(0).max(1).default(0),
 });
 
 export const configSchema = z.strictObject({
@@ -70,6 +82,32 @@ export const configSchema = z.strictObject({
       prefixes: z.record(z.string().min(1), z.string().min(1)).default({}),
       cacheSize: z.number().int().positive().default(DEFAULTS.legacyKeyCacheSize),
       cacheTtlMs: z.number().int().positive().default(DEFAULTS.legacyKeyCacheTtlMs),
+    })
+    .prefault({}),
+  admin: z
+    .strictObject({
+      /** The admin listener (metrics, reload): loopback by default, never the public port. */
+      enabled: z.boolean().default(true),
+      host: z.string().default(DEFAULTS.adminHost),
+      port: z.number().int().min(0).max(65535).default(DEFAULTS.adminPort),
+    })
+    .prefault({}),
+  shutdown: z
+    .strictObject({
+      /** On SIGTERM/SIGINT: how long in-flight requests may take before connections are cut. */
+      drainMs: z.number().int().min(0).default(DEFAULTS.drainMs),
+    })
+    .prefault({}),
+  logging: z
+    .strictObject({
+      /** Extra pino paths to redact (authorization, cookies and tokens always are). */
+      redact: z.array(z.string().min(1)).default([]),
+    })
+    .prefault({}),
+  metrics: z
+    .strictObject({
+      /** Distinct clients tracked on deprecated versions before the rest are counted as "other". */
+      maxClients: z.number().int().positive().default(DEFAULTS.metricsMaxClients),
     })
     .prefault({}),
   paging: z

@@ -12,6 +12,11 @@ export interface Gateway {
   /** Swaps in a new runtime in one step; the old one is closed once its requests drained (by the caller). */
   swap(next: Runtime): Runtime;
   listen(port: number, host: string): Promise<string>;
+  /**
+   * Graceful stop: refuse new connections, let requests in flight finish (answers carry
+   * Connection: close), close idle keep-alive connections at once, cut what is left after drainMs.
+   */
+  shutdown(drainMs: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -24,8 +29,13 @@ export interface ServerLimits {
 
 export function createGateway(initial: Runtime, limits: ServerLimits = {}): Gateway {
   let current = initial;
+  let draining = false;
   const discovery = createDiscoveryApp(() => current);
   const listener = (req: IncomingMessage, res: ServerResponse) => {
+    if (draining) {
+      res.setHeader('connection', 'close');
+      res.once('finish', () => server.closeIdleConnections());
+    }
     if (req.url?.startsWith('/rpc/') || req.url === '/rpc') handleRpc(current, req, res);
     else discovery(req, res);
   };
@@ -55,6 +65,19 @@ export function createGateway(initial: Runtime, limits: ServerLimits = {}): Gate
           resolve(`http://${host.includes(':') ? `[${host}]` : host}:${actual}`);
         });
       });
+    },
+    async shutdown(drainMs) {
+      draining = true;
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      // Requests that started before the drain answer on keep-alive sockets: close those as they go idle.
+      const sweep = setInterval(() => server.closeIdleConnections(), 25);
+      const deadline = setTimeout(() => server.closeAllConnections(), drainMs);
+      deadline.unref();
+      await closed;
+      clearInterval(sweep);
+      clearTimeout(deadline);
+      await current.retire();
     },
     close() {
       return new Promise((resolve) => {

@@ -4,7 +4,7 @@ import express, { type Express, type NextFunction, type Request, type Response }
 import { GatewayError, isGatewayError } from '../core/errors.js';
 import { renderChangelog } from '../core/derive/changelog.js';
 import { type OpenApiDocument, openApiFor } from '../core/derive/openapi.js';
-import { latestAt, statusAt } from '../core/lifecycle/calendar.js';
+import { findEntry, latestAt, statusAt } from '../core/lifecycle/calendar.js';
 import { requestIdOf } from './headers.js';
 import { sendProblem } from './problem.js';
 import type { Runtime } from './runtime.js';
@@ -12,12 +12,15 @@ import type { Runtime } from './runtime.js';
 export function createDiscoveryApp(current: () => Runtime): Express {
   const app = express();
   // Derived documents depend only on the contract: build each once per runtime generation.
-  const documents = new WeakMap<Runtime, Map<number, OpenApiDocument>>();
+  const documents = new WeakMap<Runtime, Map<string, OpenApiDocument>>();
   const openApi = (rt: Runtime, version: number) => {
+    const entry = findEntry(rt.calendar, version);
+    const deprecated = !!entry && statusAt(entry, rt.clock()) === 'deprecated';
+    const key = `${version}:${deprecated}`;
     let perVersion = documents.get(rt);
     if (!perVersion) documents.set(rt, (perVersion = new Map()));
-    let doc = perVersion.get(version);
-    if (!doc) perVersion.set(version, (doc = openApiFor(rt.contract, version)));
+    let doc = perVersion.get(key);
+    if (!doc) perVersion.set(key, (doc = openApiFor(rt.contract, version, { deprecated, sunset: entry?.sunsetAt })));
     return doc;
   };
   app.disable('x-powered-by');

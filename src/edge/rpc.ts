@@ -9,6 +9,7 @@ import { translateRequest, translateResponse, validateRequest } from '../core/tr
 import { type MethodPlan, requirePlan } from '../core/translate/plan.js';
 import { resolveVersion } from '../core/version/resolve.js';
 import { parseJson, readBody } from './body.js';
+import { clientIdOf } from './client-id.js';
 import { isJsonMediaType, requestIdOf } from './headers.js';
 import { sendProblem } from './problem.js';
 import type { Runtime } from './runtime.js';
@@ -38,18 +39,46 @@ function principalOf(req: IncomingMessage): string {
   return createHash('sha256').update(`${String(auth)}\0${String(org)}`).digest('base64url').slice(0, 16);
 }
 
+/** One request's facts, filled in as they become known: the log line and the metrics. */
+interface RequestLog {
+  requestId: string;
+  versionAsked: string | string[] | undefined;
+  client: string;
+  method?: string;
+  /** The method exists in the contract (unknown names are labelled "unknown" in metrics). */
+  known?: boolean;
+  version?: number;
+  deprecated?: boolean;
+  status?: number;
+  durationMs?: number;
+  upstreamMs?: number;
+  translateMs?: number;
+  error?: string;
+}
+
 export function handleRpc(rt: Runtime, req: IncomingMessage, res: ServerResponse): void {
   const started = performance.now();
   const requestId = requestIdOf(req.headers);
   res.setHeader('x-request-id', requestId);
-  const log: Record<string, unknown> = {
-    requestId,
-    versionAsked: req.headers['x-dl-api-version'],
-  };
-  res.once('finish', () => {
+  const log: RequestLog = { requestId, versionAsked: req.headers['x-dl-api-version'], client: clientIdOf(req.headers) };
+  if (rt.logger.isLevelEnabled('debug')) rt.logger.debug({ requestId, headers: req.headers, url: req.url }, 'request received');
+  const done = rt.track();
+  res.once('close', () => {
+    done();
     log.status = res.statusCode;
     log.durationMs = Math.round((performance.now() - started) * 100) / 100;
     rt.logger.info(log, 'request');
+    rt.metrics.recordRequest({
+      version: log.version,
+      method: log.known && log.method ? log.method : 'unknown',
+      status: res.writableFinished ? res.statusCode : 499,
+      durationMs: log.durationMs,
+      upstreamMs: log.upstreamMs,
+      translateMs: log.translateMs,
+      error: log.error,
+      deprecated: log.deprecated ?? false,
+      client: log.client,
+    });
   });
   const fail = (e: unknown) => {
     if (e instanceof BackendCallError && e.body && typeof e.body === 'object' && !res.headersSent) {
@@ -77,12 +106,14 @@ export function handleRpc(rt: Runtime, req: IncomingMessage, res: ServerResponse
     if (req.method !== 'POST') {
       throw new GatewayError('METHOD_NOT_ALLOWED', `use POST for /rpc/${method}`, { method: req.method ?? '' });
     }
-    const resolved = resolveVersion(req.headers['x-dl-api-version'], rt.calendar, rt.clock());
+    const resolved = resolveVersion(req.headers['x-dl-api-version'], rt.calendar, rt.clock(), Math.random());
     log.version = resolved.version;
+    log.deprecated = resolved.deprecated;
     res.setHeader('x-dl-api-version', String(resolved.version));
     if (resolved.deprecated) {
       for (const [name, value] of Object.entries(lifecycleHeaders(resolved.entry, rt.clock()))) res.setHeader(name, value);
     }
+    log.known = rt.contract.availableIn.has(method);
     const plan = requirePlan(rt.plans, rt.contract, resolved.version, method);
     if (plan.unservable) {
       throw new GatewayError('VERSION_TRANSLATION_FAILED', plan.unservable, { method, field: null });
@@ -110,7 +141,7 @@ async function forward(
   plan: MethodPlan,
   raw: Buffer,
   requestId: string,
-  log: Record<string, unknown>,
+  log: RequestLog,
   fail: (e: unknown) => void,
 ): Promise<void> {
   const valid = validateRequest(plan, parseJson(raw));

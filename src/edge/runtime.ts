@@ -1,6 +1,7 @@
 // One generation of the gateway: config, calendar, contract plans and upstream connections, built together.
 
 import type { Logger } from 'pino';
+import type { Metrics } from '../admin/metrics.js';
 import { type LoadedContract, loadContract } from '../core/contract/load.js';
 import type { Contract } from '../core/contract/types.js';
 import type { Calendar } from '../core/lifecycle/calendar.js';
@@ -25,6 +26,13 @@ export interface Runtime {
   readonly upstreamUrl: string;
   readonly clock: Clock;
   readonly logger: Logger;
+  readonly metrics: Metrics;
+  /** Counts a request in flight on this generation; call the returned function when it ends. */
+  track(): () => void;
+  /** Requests in flight on this generation. */
+  inFlight(): number;
+  /** Resolves once no request is in flight, then releases the upstream connections. */
+  retire(): Promise<void>;
   close(): void;
 }
 
@@ -36,6 +44,8 @@ export interface RuntimeOptions {
   readonly upstreamUrl: string;
   readonly clock: Clock;
   readonly logger: Logger;
+  /** Shared by every generation, so counters survive reloads. */
+  readonly metrics: Metrics;
 }
 
 /** The config's calendar must cover exactly the contract's versions: a version needs both a schema and dates. */
@@ -77,6 +87,9 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       timeoutMs: config.upstream.timeoutMs,
       headVersion: contract.head,
     });
+    let active = 0;
+    let drained: (() => void) | undefined;
+    const close = () => forwarder.close();
     return Object.freeze({
       config,
       calendar,
@@ -87,7 +100,31 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       upstreamUrl: options.upstreamUrl,
       clock: options.clock,
       logger: options.logger,
-      close: () => forwarder.close(),
+      metrics: options.metrics,
+      track() {
+        active++;
+        let ended = false;
+        return () => {
+          if (ended) return;
+          ended = true;
+          active--;
+          if (active === 0) drained?.();
+        };
+      },
+      inFlight: () => active,
+      retire() {
+        if (active === 0) {
+          close();
+          return Promise.resolve();
+        }
+        return new Promise<void>((resolve) => {
+          drained = () => {
+            close();
+            resolve();
+          };
+        });
+      },
+      close,
     });
   } catch (e) {
     forwarder.close();

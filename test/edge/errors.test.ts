@@ -301,11 +301,12 @@ describe('PAYLOAD_TOO_LARGE with limits.bodyBytes = 1024', () => {
 });
 
 describe('UPSTREAM_UNAVAILABLE and UPSTREAM_TIMEOUT against a faulty upstream', () => {
-  const modes: FaultMode[] = ['refuse', 'reset', 'garbage', 'html', 'reset-mid-body', 'hang'];
+  const modes: FaultMode[] = ['refuse', 'reset', 'garbage', 'html', 'reset-mid-body', 'hang', 'slow'];
   const faults = new Map<FaultMode, { upstream: FaultUpstream; stack: Stack }>();
   beforeAll(async () => {
     for (const mode of modes) {
-      const upstream = await startFaultUpstream(mode);
+      // `slow` answers well after the 300 ms deadline.
+      const upstream = await startFaultUpstream(mode, { delayMs: 3_000 });
       const stack = await startStack({ upstreamUrl: upstream.url, config: { upstream: { timeoutMs: 300 } } });
       faults.set(mode, { upstream, stack });
     }
@@ -363,9 +364,35 @@ describe('UPSTREAM_UNAVAILABLE and UPSTREAM_TIMEOUT against a faulty upstream', 
     expect(res.headers.get('x-dl-api-version')).toBe('2');
   });
 
+  it('answers 504 UPSTREAM_TIMEOUT when the backend would answer, but only after the timeout', async () => {
+    const res = await rpc(at('slow').stack.url, 'getReport', { reportId: 'rep_x' }, '2');
+    const details = expectProblem(res, 504, 'UPSTREAM_TIMEOUT');
+    expect(details.timeoutMs).toBe(300);
+    expect(at('slow').upstream.requests.at(-1)?.path).toBe('/rpc/getReport');
+  });
+
   it('answers 504 UPSTREAM_TIMEOUT when a v1 key lookup (a migration\'s backend call) never answers', async () => {
     const res = await rpc(at('hang').stack.url, 'createReport', { key: 'nowhere/z', config: {} }, '1');
     const details = expectProblem(res, 504, 'UPSTREAM_TIMEOUT');
     expect(details.timeoutMs).toBe(300);
+  });
+});
+
+describe('a backend that is slow but within the timeout', () => {
+  let upstream: FaultUpstream;
+  let stack: Stack;
+  beforeAll(async () => {
+    upstream = await startFaultUpstream('slow', { delayMs: 200, body: '{"reportId":"rep_slow","deleted":true}' });
+    stack = await startStack({ upstreamUrl: upstream.url, config: { upstream: { timeoutMs: 10_000 } } });
+  });
+  afterAll(async () => {
+    await stack.close();
+    await upstream.close();
+  });
+
+  it.each(['1', '2'])('is waited for at v%s and its answer passed on', async (version) => {
+    const res = await rpc(stack.url, 'deleteReport', { reportId: 'rep_slow' }, version);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ reportId: 'rep_slow', deleted: true });
   });
 });

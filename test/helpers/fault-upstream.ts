@@ -2,6 +2,7 @@
 // It parses just enough HTTP/1.1 framing (head + content-length or chunked body) to know when a
 // request has arrived, so modes can act "after the request" and `slow` can serve keep-alive connections.
 
+import { EventEmitter } from 'node:events';
 import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 
@@ -31,6 +32,8 @@ export interface FaultUpstream {
   readonly connections: number;
   /** Requests fully received so far, oldest first. */
   readonly requests: readonly ReceivedRequest[];
+  /** Emits 'request' (ReceivedRequest) when a request has fully arrived and 'socket-close' when a connection ends. */
+  readonly events: EventEmitter;
   /** Closes the listener and destroys every open socket; resolves once closed. */
   close(): Promise<void>;
 }
@@ -102,7 +105,7 @@ async function freePortUrl(): Promise<string> {
 export async function startFaultUpstream(mode: FaultMode, opts: FaultUpstreamOptions = {}): Promise<FaultUpstream> {
   if (mode === 'refuse') {
     const url = await freePortUrl();
-    return { url, mode, connections: 0, requests: [], close: () => Promise.resolve() };
+    return { url, mode, connections: 0, requests: [], events: new EventEmitter(), close: () => Promise.resolve() };
   }
 
   const delayMs = opts.delayMs ?? 0;
@@ -110,10 +113,12 @@ export async function startFaultUpstream(mode: FaultMode, opts: FaultUpstreamOpt
   const sockets = new Set<Socket>();
   const timers = new Set<NodeJS.Timeout>();
   const requests: ReceivedRequest[] = [];
+  const events = new EventEmitter();
   let connections = 0;
 
   const onRequest = (socket: Socket, request: ReceivedRequest): boolean => {
     requests.push(request);
+    events.emit('request', request);
     switch (mode) {
       case 'hang':
         return true; // keep reading, never answer
@@ -148,7 +153,10 @@ export async function startFaultUpstream(mode: FaultMode, opts: FaultUpstreamOpt
   const server: Server = createServer((socket) => {
     connections += 1;
     sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
+    socket.on('close', () => {
+      sockets.delete(socket);
+      events.emit('socket-close');
+    });
     socket.on('error', () => {
       /* resets from either side are expected here */
     });
@@ -190,6 +198,7 @@ export async function startFaultUpstream(mode: FaultMode, opts: FaultUpstreamOpt
   return {
     url: `http://127.0.0.1:${port}`,
     mode,
+    events,
     get connections() {
       return connections;
     },

@@ -1,6 +1,7 @@
 // Starts a real reference backend and a real gateway on 127.0.0.1 with a settable clock, for tests.
 
 import { pino } from 'pino';
+import { createMetrics, type Metrics } from '../../src/admin/metrics.js';
 import { parseConfig } from '../../src/config/load.js';
 import type { GatewayConfigInput } from '../../src/config/schema.js';
 import { createShippedContract } from '../../src/contract/index.js';
@@ -38,6 +39,10 @@ export interface StackOptions {
   upstreamUrl?: string;
   contract?: (deps: ContractDeps) => Contract;
   limits?: ServerLimits;
+  /** Defaults to a fresh registry without process metrics. */
+  metrics?: Metrics;
+  /** Defaults to a silent logger. */
+  logger?: import('pino').Logger;
 }
 
 export interface Stack {
@@ -46,6 +51,7 @@ export interface Stack {
   /** Undefined when `upstreamUrl` was given. */
   readonly backend: ReferenceBackend | undefined;
   readonly gateway: Gateway;
+  readonly metrics: Metrics;
   setNow(now: Date): void;
   close(): Promise<void>;
 }
@@ -67,12 +73,14 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     ...options.config,
     upstream: { url: backendUrl, ...(options.config?.upstream as object | undefined) },
   });
+  const metrics = options.metrics ?? createMetrics({ maxClients: 100, defaultMetrics: false });
   const runtime = createRuntime({
     loaded,
     contract: options.contract ?? createShippedContract,
     upstreamUrl: backendUrl,
     clock: () => now,
-    logger: pino({ level: 'silent' }),
+    logger: options.logger ?? pino({ level: 'silent' }),
+    metrics,
   });
   const gateway = createGateway(runtime, options.limits);
   const url = await gateway.listen(0, '127.0.0.1');
@@ -81,6 +89,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     backendUrl,
     backend,
     gateway,
+    metrics,
     setNow(next) {
       now = next;
     },

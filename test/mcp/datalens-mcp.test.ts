@@ -366,11 +366,8 @@ describe('the commands the MCP server derives from the OpenAPI document', () => 
     expect(unresolved).toEqual([]);
   });
 
-  // BUG: src/core/derive/openapi.ts sets both `summary` and `description` of every operation to the method's
-  // description. The MCP server shows `summary — description`, so every command's description says the same
-  // sentence twice ("Creates a report in a workbook. — Creates a report in a workbook."). src should emit
-  // `description` only when it adds to the summary (or a short summary and the long text as description).
-  it.fails('describes each command without repeating its summary', async () => {
+  // The MCP server shows `summary — description`: the document must not repeat the summary as description.
+  it('describes each command without repeating its summary', async () => {
     const described = await describeCommand(mcp, 'createReport');
     expect(described.description).toBe('Creates a report in a workbook.');
   });

@@ -40,7 +40,17 @@ const PROBLEM_SCHEMA = {
   },
 };
 
-export function openApiFor(contract: LoadedContract, version: number): OpenApiDocument {
+export interface DocumentLifecycle {
+  /** The version is deprecated now: every operation is marked, and info says until when it is served. */
+  readonly deprecated: boolean;
+  readonly sunset?: Date | undefined;
+}
+
+export function openApiFor(
+  contract: LoadedContract,
+  version: number,
+  lifecycle: DocumentLifecycle = { deprecated: false },
+): OpenApiDocument {
   const spec = contract.byVersion.get(version);
   if (!spec) throw new Error(`no API version ${version}`);
   const schemas: Record<string, unknown> = { Problem: PROBLEM_SCHEMA };
@@ -53,8 +63,9 @@ export function openApiFor(contract: LoadedContract, version: number): OpenApiDo
     paths[`/rpc/${name}`] = {
       post: {
         operationId: name,
+        // Clients such as @datalens-tech/mcp show "summary — description": one sentence, once.
         summary: method.description ?? name,
-        ...(method.description && { description: method.description }),
+        ...(lifecycle.deprecated && { deprecated: true }),
         parameters: [{ $ref: '#/components/parameters/ApiVersion' }],
         requestBody: { required: true, content: { 'application/json': { schema: requestSchema } } },
         responses: {
@@ -72,7 +83,11 @@ export function openApiFor(contract: LoadedContract, version: number): OpenApiDo
     info: {
       title: 'DataLens public API',
       version: String(version),
-      description: `API version ${version}, served by dl-version-gateway. Send \`x-dl-api-version: ${version}\` with every call.`,
+      description:
+        `API version ${version}, served by dl-version-gateway. Send \`x-dl-api-version: ${version}\` with every call.` +
+        (lifecycle.deprecated
+          ? ` This version is deprecated${lifecycle.sunset ? ` and served until ${lifecycle.sunset.toISOString()}` : ''}; see /changelog.`
+          : ''),
     },
     paths,
     components: {

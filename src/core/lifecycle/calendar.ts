@@ -10,6 +10,15 @@ export interface CalendarEntry {
   /** Explicit sunset, or deprecation + support window. Undefined while no next version is scheduled. */
   readonly sunsetAt?: Date;
   readonly migrationGuide?: string;
+  /** Windows during which the version, once deprecated, answers 410 as if sunset. */
+  readonly brownouts: readonly BrownoutWindow[];
+  /** Share of requests refused while deprecated (0 = none). */
+  readonly brownoutShare: number;
+}
+
+export interface BrownoutWindow {
+  readonly start: Date;
+  readonly end: Date;
 }
 
 export interface Calendar {
@@ -22,6 +31,8 @@ export interface VersionPlan {
   readonly releasedAt: Date;
   readonly sunsetAt?: Date;
   readonly migrationGuide?: string;
+  readonly brownouts?: readonly BrownoutWindow[];
+  readonly brownoutShare?: number;
 }
 
 const DAY_MS = 86_400_000;
@@ -36,6 +47,9 @@ export function buildCalendar(plans: readonly VersionPlan[], supportWindowDays: 
     }
     const deprecatedAt = next?.releasedAt;
     const sunsetAt = plan.sunsetAt ?? (deprecatedAt && new Date(deprecatedAt.getTime() + supportWindowDays * DAY_MS));
+    if ((plan.brownouts?.length || plan.brownoutShare) && !deprecatedAt) {
+      throw new Error(`version ${plan.version} has brownouts but no later version deprecates it`);
+    }
     if (plan.sunsetAt && !deprecatedAt) {
       throw new Error(`version ${plan.version} has a sunset date but no later version replaces it`);
     }
@@ -50,6 +64,8 @@ export function buildCalendar(plans: readonly VersionPlan[], supportWindowDays: 
       ...(deprecatedAt && { deprecatedAt }),
       ...(sunsetAt && { sunsetAt }),
       ...(plan.migrationGuide && { migrationGuide: plan.migrationGuide }),
+      brownouts: Object.freeze([...(plan.brownouts ?? [])]),
+      brownoutShare: plan.brownoutShare ?? 0,
     });
   });
   return Object.freeze({ entries: Object.freeze(entries) });
@@ -84,4 +100,14 @@ export function supportedAt(calendar: Calendar, now: Date): number[] {
       return s === 'current' || s === 'deprecated';
     })
     .map((e) => e.version);
+}
+
+/** The brownout in force for a deprecated version at `now`: a scheduled window, or the share drawn by `roll` (0..1). */
+export function brownoutAt(entry: CalendarEntry, now: Date, roll: number): { window?: BrownoutWindow; share?: number } | undefined {
+  if (statusAt(entry, now) !== 'deprecated') return undefined;
+  const t = now.getTime();
+  const window = entry.brownouts.find((w) => t >= w.start.getTime() && t < w.end.getTime());
+  if (window) return { window };
+  if (entry.brownoutShare > 0 && roll < entry.brownoutShare) return { share: entry.brownoutShare };
+  return undefined;
 }

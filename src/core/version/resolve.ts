@@ -1,7 +1,7 @@
 // Resolves a request's x-dl-api-version against the calendar at an instant: the version to serve, or the error.
 
 import { GatewayError } from '../errors.js';
-import { type Calendar, type CalendarEntry, findEntry, latestAt, statusAt, supportedAt } from '../lifecycle/calendar.js';
+import { brownoutAt, type Calendar, type CalendarEntry, findEntry, latestAt, statusAt, supportedAt } from '../lifecycle/calendar.js';
 import { parseVersionHeader } from './parse-header.js';
 
 export interface ResolvedVersion {
@@ -22,10 +22,15 @@ export function versionErrorDetails(calendar: Calendar, now: Date): { supported:
   return { supported: supportedAt(calendar, now), latest: latestAt(calendar, now)?.version ?? null };
 }
 
+/**
+ * `roll` is a number in [0, 1) drawn per request for share-based brownouts; the caller supplies it
+ * (Math.random at the edge, fixed values in tests) so this stays a pure function.
+ */
 export function resolveVersion(
   raw: string | readonly string[] | undefined,
   calendar: Calendar,
   now: Date,
+  roll = 1,
 ): ResolvedVersion {
   const parsed = parseVersionHeader(raw);
   const refuse = (reason: keyof typeof REASONS, received?: string): never => {
@@ -48,6 +53,21 @@ export function resolveVersion(
       sunset: entry.sunsetAt?.toISOString(),
       ...versionErrorDetails(calendar, now),
     });
+  }
+  const brownout = brownoutAt(entry, now, roll);
+  if (brownout) {
+    throw new GatewayError(
+      'API_VERSION_SUNSET',
+      `API version ${entry.version} is deprecated and temporarily switched off (a brownout) to warn of its sunset on ${entry.sunsetAt?.toISOString()}; migrate to version ${latestAt(calendar, now)?.version}`,
+      {
+        version: entry.version,
+        brownout: true,
+        ...(brownout.window && { brownoutEnds: brownout.window.end.toISOString() }),
+        ...(brownout.share !== undefined && { brownoutShare: brownout.share }),
+        sunset: entry.sunsetAt?.toISOString(),
+        ...versionErrorDetails(calendar, now),
+      },
+    );
   }
   return { version: entry.version, entry, deprecated: status === 'deprecated' };
 }

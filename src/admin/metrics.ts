@@ -1,0 +1,102 @@
+// Prometheus metrics (prom-client): traffic by version/method/status, latencies, translation, upstream
+// errors, config reloads, and who still calls deprecated versions.
+
+import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+export interface RequestRecord {
+  readonly version: number | undefined;
+  readonly method: string;
+  readonly status: number;
+  readonly durationMs: number;
+  readonly upstreamMs?: number | undefined;
+  readonly translateMs?: number | undefined;
+  readonly error?: string | undefined;
+  readonly deprecated: boolean;
+  readonly client: string;
+}
+
+export interface Metrics {
+  readonly registry: Registry;
+  recordRequest(record: RequestRecord): void;
+  recordReload(ok: boolean): void;
+}
+
+const SECONDS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+
+export function createMetrics(options: { maxClients: number; defaultMetrics?: boolean }): Metrics {
+  const registry = new Registry();
+  if (options.defaultMetrics !== false) collectDefaultMetrics({ register: registry, prefix: 'dlgw_' });
+  const requests = new Counter({
+    name: 'dlgw_requests_total',
+    help: 'RPC requests by resolved API version, method and response status',
+    labelNames: ['version', 'method', 'status'] as const,
+    registers: [registry],
+  });
+  const duration = new Histogram({
+    name: 'dlgw_request_duration_seconds',
+    help: 'Time from request to the end of the response, by API version and method',
+    labelNames: ['version', 'method'] as const,
+    buckets: SECONDS,
+    registers: [registry],
+  });
+  const upstream = new Histogram({
+    name: 'dlgw_upstream_duration_seconds',
+    help: 'Time the backend took to start answering, by API version and method',
+    labelNames: ['version', 'method'] as const,
+    buckets: SECONDS,
+    registers: [registry],
+  });
+  const translation = new Histogram({
+    name: 'dlgw_translation_duration_seconds',
+    help: 'Time spent migrating old-version requests up (lookups included), by API version and method',
+    labelNames: ['version', 'method'] as const,
+    buckets: SECONDS,
+    registers: [registry],
+  });
+  const upstreamErrors = new Counter({
+    name: 'dlgw_upstream_errors_total',
+    help: 'Requests answered 502/504 because the backend failed, by error code',
+    labelNames: ['code'] as const,
+    registers: [registry],
+  });
+  const reloads = new Counter({
+    name: 'dlgw_config_reloads_total',
+    help: 'Config reload attempts by result (success, failure)',
+    labelNames: ['result'] as const,
+    registers: [registry],
+  });
+  const deprecated = new Counter({
+    name: 'dlgw_deprecated_requests_total',
+    help: 'Requests on deprecated API versions by client (org id, or a short hash of the credential)',
+    labelNames: ['version', 'client'] as const,
+    registers: [registry],
+  });
+  for (const result of ['success', 'failure']) reloads.inc({ result }, 0);
+
+  // Bounded label cardinality: past maxClients, new clients are counted as "other".
+  const clients = new Set<string>();
+  const clientLabel = (client: string) => {
+    if (clients.has(client)) return client;
+    if (clients.size < options.maxClients) {
+      clients.add(client);
+      return client;
+    }
+    return 'other';
+  };
+
+  return {
+    registry,
+    recordRequest(r) {
+      const version = r.version === undefined ? 'none' : String(r.version);
+      requests.inc({ version, method: r.method, status: String(r.status) });
+      duration.observe({ version, method: r.method }, r.durationMs / 1000);
+      if (r.upstreamMs !== undefined) upstream.observe({ version, method: r.method }, r.upstreamMs / 1000);
+      if (r.translateMs !== undefined) translation.observe({ version, method: r.method }, r.translateMs / 1000);
+      if (r.error === 'UPSTREAM_UNAVAILABLE' || r.error === 'UPSTREAM_TIMEOUT') upstreamErrors.inc({ code: r.error });
+      if (r.deprecated) deprecated.inc({ version, client: clientLabel(r.client) });
+    },
+    recordReload(ok) {
+      reloads.inc({ result: ok ? 'success' : 'failure' });
+    },
+  };
+}
