@@ -1,17 +1,26 @@
-// The process logger: JSON lines on stdout; credentials are redacted wherever they appear.
+// The process logger: JSON lines on stdout; credentials are redacted wherever the gateway logs headers.
 
 import { pino, type Logger } from 'pino';
 
 export const REDACT_PATHS = [
-  'req.headers.authorization',
   'headers.authorization',
-  'authorization',
+  'headers.cookie',
+  'headers["proxy-authorization"]',
+  'headers["x-api-key"]',
   '*.authorization',
   '*.password',
   '*.token',
   '*.secret',
 ];
 
+const CENSOR = '[redacted]';
+
 export function createLogger(level = process.env.LOG_LEVEL ?? 'info'): Logger {
-  return pino({ level, base: { service: 'dl-version-gateway' }, redact: { paths: REDACT_PATHS, censor: '[redacted]' } });
+  return pino({ level, base: { service: 'dl-version-gateway' }, redact: { paths: REDACT_PATHS, censor: CENSOR } });
+}
+
+/** A logger that also redacts the operator's configured paths (`logging.redact`). */
+export function withRedaction(logger: Logger, extra: readonly string[]): Logger {
+  if (extra.length === 0) return logger;
+  return logger.child({}, { redact: { paths: [...REDACT_PATHS, ...extra], censor: CENSOR } });
 }

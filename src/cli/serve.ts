@@ -13,6 +13,7 @@ import { createGateway, type Gateway } from '../edge/app.js';
 import { createRuntime, type Runtime } from '../edge/runtime.js';
 import { DEMO_ENTRIES, DEMO_WORKBOOKS, createReferenceBackend } from '../reference-backend/index.js';
 import { calendarLines } from './calendar-table.js';
+import { withRedaction } from './logger.js';
 
 export const DEFAULT_CONFIG = fileURLToPath(new URL('../../config/gateway.yaml', import.meta.url));
 
@@ -36,9 +37,11 @@ export interface ServeOptions {
 }
 
 export async function serve(options: ServeOptions): Promise<Serving> {
-  const { configPath, logger } = options;
+  const { configPath } = options;
   const env = options.env ?? process.env;
   const initial = loadConfigFile(configPath, env);
+  // Redaction is fixed at start: a reload that changes logging.redact needs a restart.
+  const logger = withRedaction(options.logger, initial.config.logging.redact);
   const metrics = createMetrics({ maxClients: initial.config.metrics.maxClients });
 
   // The embedded backend lives as long as the process, whatever reloads do.

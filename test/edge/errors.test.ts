@@ -144,6 +144,34 @@ describe('errors the gateway produces in front of the reference backend', () => 
     });
   });
 
+  describe('INVALID_JSON for bytes that are not UTF-8', () => {
+    const notUtf8 = (prefix: string) => Buffer.concat([Buffer.from(prefix), Buffer.from([0xff, 0xfe]), Buffer.from('"}}')]);
+
+    it('refuses a v2 body that is not UTF-8 with 400 INVALID_JSON (today the backend is the one refusing)', async () => {
+      const res = await send(stack.url, {
+        path: '/rpc/createReport',
+        headers: JSON_HEADERS,
+        body: notUtf8('{"workbookId":"wb_demo_sales","config":{"t":"'),
+      });
+      expectProblem(res, 400, 'INVALID_JSON');
+    });
+
+    // BUG: body.ts parseJson decodes with Buffer#toString('utf8'), which replaces invalid bytes with U+FFFD
+    // instead of refusing them. At v1 (translated, so re-serialised) the report is created with its text
+    // silently changed to "\ufffd\ufffd"; at v2 the same bytes go up verbatim and the backend refuses them.
+    // JSON must be UTF-8 (RFC 8259 §8.1): the gateway should answer 400 INVALID_JSON itself and forward nothing.
+    it.fails('refuses a v1 body that is not UTF-8 with 400 INVALID_JSON and creates nothing', async () => {
+      const before = backendCount();
+      const res = await send(stack.url, {
+        path: '/rpc/createReport',
+        headers: { ...JSON_HEADERS, 'x-dl-api-version': '1' },
+        body: notUtf8('{"key":"reports/sales/not-utf8","config":{"t":"'),
+      });
+      expectProblem(res, 400, 'INVALID_JSON');
+      expect(stack.backend!.requests.slice(before).map((r) => r.url)).not.toContain('/rpc/createReport');
+    });
+  });
+
   describe('VALIDATION_ERROR', () => {
     it('names the missing `key` of a v1 createReport in details.issues and forwards nothing', async () => {
       const before = backendCount();

@@ -320,6 +320,20 @@ describe('forwarding to an upstream that answers instantly (slow mode, 0 ms)', (
     expect(upstream.connections).toBeLessThanOrEqual(2);
   });
 
+  it('keeps reusing upstream connections when every client sends Connection: close', async () => {
+    const before = upstream.connections;
+    for (let i = 0; i < 10; i++) {
+      const res = await send(stack.url, {
+        path: '/rpc/getReport',
+        headers: { 'content-type': 'application/json', 'x-dl-api-version': '2', connection: 'close' },
+        body: '{"reportId":"rep_fast"}',
+      });
+      expect(res.status).toBe(200);
+      expect(upstream.requests.at(-1)!.headers.connection ?? 'keep-alive').not.toMatch(/close/i);
+    }
+    expect(upstream.connections - before).toBeLessThanOrEqual(2);
+  });
+
   it.each(['1', '2'])('drops the upstream\'s hop-by-hop response headers at v%s and keeps the others', async (version) => {
     const res = await rpc(stack.url, 'getReport', { reportId: 'rep_fast' }, version);
     expect(res.status).toBe(200);

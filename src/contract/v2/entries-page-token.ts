@@ -77,10 +77,11 @@ export function entriesPageToken(deps: ContractDeps): CustomChange {
           const value = asArray(query[field]);
           if (value !== undefined) query[field] = value;
         }
-        if (typeof page !== 'number' || page === 0) return query;
+        // No page is page 0; its answer's nextPageToken is remembered as page 1's token all the same.
+        const pageNumber = typeof page === 'number' ? page : 0;
         const queryKey = `${ctx.principal}:${createHash('sha256').update(JSON.stringify(query)).digest('base64url').slice(0, 22)}`;
-        const { token, beyondEnd } = await tokenFor(query, queryKey, page, ctx);
-        const state: PageState = { queryKey, page, beyondEnd };
+        const { token, beyondEnd } = await tokenFor(query, queryKey, pageNumber, ctx);
+        const state: PageState = { queryKey, page: pageNumber, beyondEnd };
         ctx.state.set(STATE, state);
         return { ...query, ...(token && { pageToken: token }) };
       },

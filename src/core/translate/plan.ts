@@ -35,7 +35,10 @@ const onObjects =
   async (body, ctx) => {
     for (const loc of spec?.objects ?? []) {
       if (loc.type !== type) continue;
-      if (loc.path === '') return isJsonObject(body) ? await fn(body, ctx) : body;
+      if (loc.path === '') {
+        if (isJsonObject(body)) body = await fn(body, ctx);
+        continue;
+      }
       const parts = loc.path.split('.');
       const last = parts.pop() as string;
       const parentPath = parts.join('.');
@@ -50,16 +53,30 @@ const onObjects =
     return body;
   };
 
+const locates = (spec: MethodSpec | undefined, type: string) => !!spec?.objects?.some((l) => l.type === type);
+
 const fill = (path: string, value: unknown) => (o: Json) => {
   if (!getAt(o, path).found) setAt(o, path, structuredClone(value));
   return o;
 };
+/** Deletes a field and the containers on its path that it leaves empty (a move must not leave `{}` behind). */
+const deletePruned = (o: Json, path: string) => {
+  const got = deleteAt(o, path);
+  const parts = path.split('.');
+  for (let depth = parts.length - 1; got.found && depth > 0; depth--) {
+    const parentPath = parts.slice(0, depth).join('.');
+    const parent = getAt(o, parentPath).value;
+    if (!isJsonObject(parent) || Object.keys(parent).length > 0) break;
+    deleteAt(o, parentPath);
+  }
+  return got;
+};
 const move = (from: string, to: string) => (o: Json) => {
-  const got = deleteAt(o, from);
+  const got = deletePruned(o, from);
   if (got.found) setAt(o, to, got.value);
   return o;
 };
-const drop = (path: string) => (o: Json) => (deleteAt(o, path), o);
+const drop = (path: string) => (o: Json) => (deletePruned(o, path), o);
 const toArray = (path: string) => (o: Json) => {
   const got = getAt(o, path);
   if (got.found && got.value !== undefined && !Array.isArray(got.value)) setAt(o, path, [got.value]);
@@ -90,7 +107,7 @@ function stepsFor(change: Change, method: string, specAfter: MethodSpec | undefi
     if (isRequestOf(target, method)) return up ? { up: (b) => up(b) } : {};
     if (isResponseOf(target, method)) return down ? { down: [(b) => down(b)] } : {};
     const type = objectType(target);
-    if (type && down) return { down: [onObjects(specAfter, type, (o) => down(o))] };
+    if (type && down && locates(specAfter, type)) return { down: [onObjects(specAfter, type, (o) => down(o))] };
     return {};
   };
   switch (change.kind) {
@@ -120,7 +137,7 @@ function stepsFor(change: Change, method: string, specAfter: MethodSpec | undefi
       const response = change.response?.[method];
       if (response) down.push(response);
       for (const [type, fn] of Object.entries(change.object ?? {})) {
-        down.push(onObjects(specAfter, type, fn));
+        if (locates(specAfter, type)) down.push(onObjects(specAfter, type, fn));
       }
       const up = change.request?.[method];
       return { ...(up && { up }), ...(down.length && { down }) };
@@ -132,17 +149,32 @@ function stepsFor(change: Change, method: string, specAfter: MethodSpec | undefi
   }
 }
 
+const sameTarget = (a: Target, b: Target) =>
+  ('request' in a && 'request' in b && a.request === b.request) ||
+  ('response' in a && 'response' in b && a.response === b.response) ||
+  ('object' in a && 'object' in b && a.object === b.object);
+
+/**
+ * Defaults of compatible additions, at the paths they have at `version`: a field added and later
+ * removed is not brought back, and one later renamed is filled under its new name.
+ */
 function defaultsFor(loaded: LoadedContract, version: number, spec: MethodSpec, method: string): BodyMigration[] {
-  const added: FieldAdded[] = [];
+  let active: FieldAdded[] = [];
   for (const v of loaded.contract.versions) {
     if (v.version > version) break;
-    for (const c of [...v.changes, ...(v.additions ?? [])]) if (c.kind === 'fieldAdded') added.push(c);
+    for (const c of [...v.changes, ...(v.additions ?? [])]) {
+      if (c.kind === 'fieldAdded') active.push(c);
+      else if (c.kind === 'fieldRemoved') active = active.filter((a) => !(sameTarget(a.target, c.target) && a.path === c.path));
+      else if (c.kind === 'fieldRenamed') {
+        active = active.map((a) => (sameTarget(a.target, c.target) && a.path === c.from ? { ...a, path: c.to } : a));
+      }
+    }
   }
   const steps: BodyMigration[] = [];
-  for (const c of added) {
+  for (const c of active) {
     if (isResponseOf(c.target, method)) steps.push((b) => fill(c.path, c.default)(b));
     const type = objectType(c.target);
-    if (type && spec.objects?.some((l) => l.type === type)) steps.push(onObjects(spec, type, (o) => fill(c.path, c.default)(o)));
+    if (type && locates(spec, type)) steps.push(onObjects(spec, type, (o) => fill(c.path, c.default)(o)));
   }
   return steps;
 }
@@ -157,18 +189,31 @@ export function buildPlan(loaded: LoadedContract, version: number, method: strin
   for (const v of loaded.contract.versions) {
     if (v.version <= version) continue;
     const downHere: BodyMigration[] = [];
+    const before = current;
+    // The method's name once this version's changes apply (a removed method continues as its replacement).
     for (const change of v.changes) {
-      const before = current;
-      if (change.kind === 'methodRemoved' && change.method === before && change.replacedBy) {
-        current = change.replacedBy.method;
-      }
-      // Objects are located in the shape of the version this change leads to.
-      const steps = stepsFor(change, before, methodAt(loaded, v.version, current));
+      if (change.kind === 'methodRemoved' && change.method === before && change.replacedBy) current = change.replacedBy.method;
+    }
+    // Objects are located in the shape of the version these changes lead to, whatever the declaration order.
+    const specAfter = methodAt(loaded, v.version, current);
+    // A replacement bridges the old method's shape and the new one: its request migration runs after this
+    // version's other up-steps, its response migration after the other down-steps (on the new shape).
+    let bridgeUp: BodyMigration | undefined;
+    let bridgeDown: BodyMigration[] = [];
+    for (const change of v.changes) {
+      const steps = stepsFor(change, before, specAfter);
       if (steps.unservable) unservable ??= steps.unservable;
+      if (change.kind === 'methodRemoved') {
+        bridgeUp = steps.up;
+        bridgeDown = steps.down ?? [];
+        continue;
+      }
       if (steps.up) up.push(steps.up);
       // Down-migrations of one version run in reverse declaration order.
       if (steps.down) downHere.unshift(...steps.down.slice().reverse());
     }
+    if (bridgeUp) up.push(bridgeUp);
+    downHere.push(...bridgeDown);
     downPerVersion.unshift(downHere);
   }
   const headSpec = methodAt(loaded, loaded.head, current);

@@ -43,7 +43,7 @@ export function resolveVersion(
   if (!parsed.ok) return refuse(parsed.reason, parsed.received);
 
   const entry = parsed.requested === 'latest' ? latestAt(calendar, now) : findEntry(calendar, parsed.requested);
-  if (!entry) return refuse(parsed.requested === 'latest' ? 'unreleased' : 'unknown', String(parsed.requested));
+  if (!entry) return refuse(parsed.requested === 'latest' ? 'unreleased' : 'unknown', parsed.received);
 
   const status = statusAt(entry, now);
   if (status === 'unreleased') return refuse('unreleased', String(entry.version));
