@@ -425,11 +425,11 @@ describe('requests go up the chain', () => {
     expect((await up(3, 'createWidget', { label: 'R', style: { color: 'blue' }, size: 5, tags: ['a'] })).body).toStrictEqual(expected);
   });
 
-  // BUG: src/core/translate/plan.ts:206-209 (`buildPlan`): every methodRemoved change of a version overwrites
+  // Regression test for a fixed defect: src/core/translate/plan.ts:206-209 (`buildPlan`): every methodRemoved change of a version overwrites
   // `bridgeUp`/`bridgeDown`, also one that removes ANOTHER method (its steps are {}), so when a version removes two
   // methods and the replaced one is declared first (here v3: listWidgets → searchWidgets, then archiveWidget), the
   // replacement's request/response migrations are dropped. See the minimal test 'a version that removes two methods…'.
-  it.fails('a v1 listWidgets call goes to searchWidgets with its filter turned into an array and wrapped', async () => {
+  it('a v1 listWidgets call goes to searchWidgets with its filter turned into an array and wrapped', async () => {
     const { upstream, body } = await up(1, 'listWidgets', { tag: 'kpi', limit: 10 });
     expect(upstream).toBe('searchWidgets');
     expect(body).toStrictEqual({ filter: { tags: ['kpi'] }, limit: 10 });
@@ -497,11 +497,11 @@ describe('responses come down the chain', () => {
     expect(Object.hasOwn(out, 'tags')).toBe(false);
   });
 
-  // BUG: src/core/translate/plan.ts:206-209 (`buildPlan`): every methodRemoved change of a version overwrites
+  // Regression test for a fixed defect: src/core/translate/plan.ts:206-209 (`buildPlan`): every methodRemoved change of a version overwrites
   // `bridgeUp`/`bridgeDown`, also one that removes ANOTHER method (its steps are {}), so when a version removes two
   // methods and the replaced one is declared first (here v3: listWidgets → searchWidgets, then archiveWidget), the
   // replacement's request/response migrations are dropped. See the minimal test 'a version that removes two methods…'.
-  it.fails('a searchWidgets answer goes down to the v1 and v2 listWidgets shape, each item converted', async () => {
+  it('a searchWidgets answer goes down to the v1 and v2 listWidgets shape, each item converted', async () => {
     const head = { results: [headWidget(), headWidget({ id: 'w2', label: 'Cost', style: { color: 'blue' }, tags: ['b', 'c'] })], total: 2 };
     const v1 = (await down(1, 'listWidgets', head)) as { items: unknown[] };
     expect(Object.keys(v1)).toEqual(['items']);
@@ -551,11 +551,11 @@ describe('compatible additions: defaults in old objects', () => {
     });
   });
 
-  // BUG: src/core/translate/plan.ts:206-209 (`buildPlan`): every methodRemoved change of a version overwrites
+  // Regression test for a fixed defect: src/core/translate/plan.ts:206-209 (`buildPlan`): every methodRemoved change of a version overwrites
   // `bridgeUp`/`bridgeDown`, also one that removes ANOTHER method (its steps are {}), so when a version removes two
   // methods and the replaced one is declared first (here v3: listWidgets → searchWidgets, then archiveWidget), the
   // replacement's request/response migrations are dropped. See the minimal test 'a version that removes two methods…'.
-  it.fails('each listed widget lacking the field gets the default; the others keep their value', async () => {
+  it('each listed widget lacking the field gets the default; the others keep their value', async () => {
     const head = { results: [old({ id: 'a' }), headWidget({ id: 'b', dimensions: { width: 7, height: 7 } })], total: 2 };
     const out = (await down(1, 'listWidgets', head)) as { items: Json[] };
     expect(out.items.map((w) => [w.id, w.size])).toEqual([
@@ -861,14 +861,14 @@ describe('engine defects found with small contracts', () => {
     expect(out).toStrictEqual({ items: [{ id: 'x', name: 'X', version: 1 }] });
   });
 
-  // BUG: src/core/translate/plan.ts:206-209 (`buildPlan`, after the concurrent rewrite of the replacement bridge):
+  // Regression test for a fixed defect: src/core/translate/plan.ts:206-209 (`buildPlan`, after the concurrent rewrite of the replacement bridge):
   // `if (change.kind === 'methodRemoved') { bridgeUp = steps.up; bridgeDown = steps.down ?? []; continue; }` runs for
   // every methodRemoved of the version, not only the one removing this plan's method; a later methodRemoved of another
   // method (steps {}) resets the bridge to nothing. Input: v2 changes [methodRemoved('list', replacedBy search with
   // request {q} → {query: q} and response {hits} → {items}), methodAdded('search'), methodRemoved('archive')];
   // v1 list request {q:'x'}. Expected upstream body {query:'x'}; actual {q:'x'} (sent to search untranslated), and
   // the answer {hits:[…]} is not turned back into {items:[…]}. With the two removals declared in the other order it works.
-  it.fails('a version that removes two methods keeps the replacement migrations of the replaced one', async () => {
+  it('a version that removes two methods keeps the replacement migrations of the replaced one', async () => {
     const l = loadContract({
       versions: [
         { version: 1, methods: { list: m(undefined), archive: m(undefined), ping: m(undefined) }, changes: [] },
@@ -918,14 +918,14 @@ describe('engine defects found with small contracts', () => {
     expect(buildPlan(l, 1, 'archive')!.unservable).toBe('archive was removed without a replacement');
   });
 
-  // BUG: src/core/translate/plan.ts `defaultsFor` (the rewritten version): it now drops additions removed by a
+  // Regression test for a fixed defect: src/core/translate/plan.ts `defaultsFor` (the rewritten version): it now drops additions removed by a
   // fieldRemoved and follows fieldRenamed, but ignores a `custom` change whose `covers` replaces the added field, so
   // the default is still filled at every version after the replacement. Input: `note` added to docs in v1 additions,
   // replaced by `notes: string[]` in v2 through custom({covers: [{object doc, 'note'}, {object doc, 'notes'}]}), v3 head;
   // a v2 client reads {id:'d', notes:['x'], b:1, version:1}. Expected {id:'d', notes:['x'], a:1, version:1};
   // actual … plus note:'' (a field that does not exist at v2). In the synthetic contract above the same root cause
   // puts a fill('size', 1) in the head plans of widgets, whose `size` became `dimensions` in v4.
-  it.fails('a field added compatibly and later replaced by a custom change is not filled after the replacement', async () => {
+  it('a field added compatibly and later replaced by a custom change is not filled after the replacement', async () => {
     const l = loadContract({
       versions: [
         { version: 1, methods: { get: m(doc) }, changes: [], additions: [fieldAdded(object('doc'), 'note', '', 'Docs carry `note`.')] },
@@ -957,7 +957,7 @@ describe('engine defects found with small contracts', () => {
     expect(out).toStrictEqual({ id: 'd', notes: ['x'], a: 1, version: 1 });
   });
 
-  it.fails('the head plan of a widget method carries no default for `size`, which v4 replaced by `dimensions`', async () => {
+  it('the head plan of a widget method carries no default for `size`, which v4 replaced by `dimensions`', async () => {
     // Not reachable through the edge (head plans pass through), but the plan says what a v4 widget looks like.
     await expect(translateResponse(plan(4, 'getWidget'), headWidget(), ctxAt(4))).resolves.toStrictEqual(headWidget());
   });

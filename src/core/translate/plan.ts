@@ -167,6 +167,9 @@ function defaultsFor(loaded: LoadedContract, version: number, spec: MethodSpec, 
       else if (c.kind === 'fieldRemoved') active = active.filter((a) => !(sameTarget(a.target, c.target) && a.path === c.path));
       else if (c.kind === 'fieldRenamed') {
         active = active.map((a) => (sameTarget(a.target, c.target) && a.path === c.from ? { ...a, path: c.to } : a));
+      } else if (c.kind === 'custom' && !c.compatible) {
+        // A custom change that covers the field owns it from then on.
+        active = active.filter((a) => !c.covers.some((cover) => sameTarget(a.target, cover.target) && a.path === cover.path));
       }
     }
   }
@@ -204,8 +207,10 @@ export function buildPlan(loaded: LoadedContract, version: number, method: strin
       const steps = stepsFor(change, before, specAfter);
       if (steps.unservable) unservable ??= steps.unservable;
       if (change.kind === 'methodRemoved') {
-        bridgeUp = steps.up;
-        bridgeDown = steps.down ?? [];
+        if (change.method === before) {
+          bridgeUp = steps.up;
+          bridgeDown = steps.down ?? [];
+        }
         continue;
       }
       if (steps.up) up.push(steps.up);
