@@ -49,10 +49,19 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   });
 }
 
+// JSON text is UTF-8 (RFC 8259 §8.1): invalid bytes are refused, never silently replaced.
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+
 export function parseJson(raw: Buffer): unknown {
   if (raw.length === 0) throw new GatewayError('INVALID_JSON', 'the request body is empty; send a JSON object');
+  let text: string;
   try {
-    return JSON.parse(raw.toString('utf8'));
+    text = utf8.decode(raw);
+  } catch {
+    throw new GatewayError('INVALID_JSON', 'the request body is not valid UTF-8', { reason: 'invalid UTF-8' });
+  }
+  try {
+    return JSON.parse(text);
   } catch (e) {
     throw new GatewayError('INVALID_JSON', 'the request body is not valid JSON', { reason: (e as Error).message.slice(0, 200) });
   }

@@ -156,11 +156,8 @@ describe('errors the gateway produces in front of the reference backend', () => 
       expectProblem(res, 400, 'INVALID_JSON');
     });
 
-    // BUG: body.ts parseJson decodes with Buffer#toString('utf8'), which replaces invalid bytes with U+FFFD
-    // instead of refusing them. At v1 (translated, so re-serialised) the report is created with its text
-    // silently changed to "\ufffd\ufffd"; at v2 the same bytes go up verbatim and the backend refuses them.
-    // JSON must be UTF-8 (RFC 8259 §8.1): the gateway should answer 400 INVALID_JSON itself and forward nothing.
-    it.fails('refuses a v1 body that is not UTF-8 with 400 INVALID_JSON and creates nothing', async () => {
+    // JSON must be UTF-8 (RFC 8259 §8.1): invalid bytes are refused, never replaced with U+FFFD and stored.
+    it('refuses a v1 body that is not UTF-8 with 400 INVALID_JSON and creates nothing', async () => {
       const before = backendCount();
       const res = await send(stack.url, {
         path: '/rpc/createReport',

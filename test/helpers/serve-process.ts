@@ -16,11 +16,16 @@ export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const DAY_MS = 86_400_000;
 const iso = (ms: number) => new Date(ms).toISOString();
 
+/** Today's midnight (UTC) when this module loaded: every date of the live calendar derives from it. */
+const TODAY = Math.floor(Date.now() / DAY_MS) * DAY_MS;
+
 /**
  * A calendar relative to the real clock (the gateway under `serve` reads `new Date()`): v1 released 400 days
  * ago, v2 released 30 days ago, a 365-day window, so v1 is deprecated and served for another 335 days.
+ * All instants are midnights, so they survive the second-precision Sunset header.
  */
-export function liveCalendar(now = Date.now()) {
+export function liveCalendar() {
+  const now = TODAY;
   return {
     v1Released: iso(now - 400 * DAY_MS),
     v2Released: iso(now - 30 * DAY_MS),

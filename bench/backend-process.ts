@@ -1,0 +1,39 @@
+// Child process: the reference backend (head version 2, demo seed) on 127.0.0.1:0, counting the TCP
+// connections it accepts so the runner can check that the gateway reuses its upstream connections.
+//
+// Commands: stats → {accepted, open, rss}; dropIdle → closes the idle keep-alive connections (every proxy's
+// pool to this backend starts empty afterwards).
+
+import { DEMO_ENTRIES, DEMO_WORKBOOKS, createReferenceBackend } from '../src/reference-backend/index.js';
+import { serveControl } from './control.js';
+
+const backend = createReferenceBackend({
+  headVersion: 2,
+  seed: { workbooks: [...DEMO_WORKBOOKS], entries: [...DEMO_ENTRIES] },
+  // The memory section sends 1 MiB bodies (plus the JSON around them) through the gateway.
+  maxBodyBytes: 4 * 1024 * 1024,
+});
+
+let accepted = 0;
+let open = 0;
+backend.server.on('connection', (socket) => {
+  accepted++;
+  open++;
+  socket.once('close', () => open--);
+});
+
+const url = await backend.listen(0, '127.0.0.1');
+serveControl(
+  { url, pid: process.pid },
+  {
+    stats: () => ({ accepted, open, rss: process.memoryUsage().rss }),
+    dropIdle: () => {
+      backend.server.closeIdleConnections();
+      return { open };
+    },
+  },
+  async () => {
+    await backend.close();
+    return { accepted };
+  },
+);

@@ -1,0 +1,197 @@
+// The runner ↔ child-process protocol of the benchmark: one JSON object per line.
+//
+// A child prints {"type":"ready",...} on stdout once it listens, then answers {"id":n,"cmd":...} lines read
+// from stdin with {"id":n,"ok":true,"result":...}. When stdin closes (the runner stopped it, or died) or on
+// SIGTERM/SIGINT it runs its exit hook, prints {"type":"exit","result":...} and exits with code 0, so that
+// `--cpu-prof` profiles get written. Nothing else may be printed on a child's stdout.
+
+import { type ChildProcess, spawn } from 'node:child_process';
+import { dirname, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+type Handler = (arg: unknown) => unknown;
+
+// ---------------------------------------------------------------- child side
+
+function emit(message: Record<string, unknown>): void {
+  process.stdout.write(`${JSON.stringify(message)}\n`);
+}
+
+/**
+ * Serves the control channel in a child process. `onExit` runs once, on stdin close or a signal; its result
+ * is printed in the final {"type":"exit"} line.
+ */
+export function serveControl(ready: Record<string, unknown>, handlers: Record<string, Handler>, onExit: () => unknown): void {
+  let exiting = false;
+  const exit = async () => {
+    if (exiting) return;
+    exiting = true;
+    let result: unknown;
+    try {
+      result = await onExit();
+    } catch (e) {
+      result = { error: (e as Error).message };
+    }
+    emit({ type: 'exit', result });
+    // Let stdout drain before leaving (a pipe write is asynchronous).
+    process.stdout.write('', () => process.exit(0));
+  };
+  const lines = createInterface({ input: process.stdin });
+  lines.on('line', (line) => {
+    let message: { id?: number; cmd?: string; arg?: unknown };
+    try {
+      message = JSON.parse(line) as typeof message;
+    } catch {
+      return;
+    }
+    const { id, cmd } = message;
+    const handler = cmd ? handlers[cmd] : undefined;
+    if (!handler) {
+      emit({ id, ok: false, error: `unknown command ${String(cmd)}` });
+      return;
+    }
+    Promise.resolve()
+      .then(() => handler(message.arg))
+      .then(
+        (result) => emit({ id, ok: true, result }),
+        (e: unknown) => emit({ id, ok: false, error: (e as Error).message }),
+      );
+  });
+  lines.on('close', () => void exit());
+  process.once('SIGTERM', () => void exit());
+  process.once('SIGINT', () => void exit());
+  emit({ type: 'ready', ...ready });
+}
+
+/** True when this module is the process's entry point (`node --import tsx bench/x.ts`). */
+export function isMain(importMetaUrl: string): boolean {
+  const entry = process.argv[1];
+  return entry !== undefined && resolve(entry) === fileURLToPath(importMetaUrl);
+}
+
+// ---------------------------------------------------------------- runner side
+
+export interface Child {
+  readonly name: string;
+  readonly pid: number;
+  /** The fields of the child's "ready" line. */
+  readonly ready: Record<string, unknown>;
+  call<T = unknown>(cmd: string, arg?: unknown): Promise<T>;
+  /** Closes the child's stdin and waits for its exit line (SIGTERM, then SIGKILL, if it hangs). */
+  stop(): Promise<unknown>;
+}
+
+const running = new Set<ChildProcess>();
+
+/** Kills every child still running (synchronous: safe in process.on('exit')). */
+export function killAllChildren(): void {
+  for (const proc of running) {
+    try {
+      proc.kill('SIGKILL');
+    } catch {
+      /* already gone */
+    }
+  }
+  running.clear();
+}
+
+export interface StartOptions {
+  /** Extra node flags (e.g. --cpu-prof); the TypeScript loader is always added. */
+  readonly nodeArgs?: readonly string[];
+  readonly args?: readonly string[];
+  readonly readyTimeoutMs?: number;
+}
+
+/** Starts `node --import tsx <file>` and waits for its ready line. */
+export function startNodeChild(name: string, file: string, options: StartOptions = {}): Promise<Child> {
+  const proc = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', 'tsx', resolve(PROJECT_ROOT, file), ...(options.args ?? [])], {
+    cwd: PROJECT_ROOT,
+    stdio: ['pipe', 'pipe', 'inherit'],
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
+  running.add(proc);
+  return attach(name, proc, options.readyTimeoutMs ?? 20_000);
+}
+
+function attach(name: string, proc: ChildProcess, readyTimeoutMs: number): Promise<Child> {
+  const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+  let nextId = 1;
+  let exitResult: unknown;
+  let exitLine: (() => void) | undefined;
+  const exited = new Promise<void>((resolveExit) => {
+    proc.once('exit', () => {
+      running.delete(proc);
+      for (const p of pending.values()) p.reject(new Error(`${name} exited`));
+      pending.clear();
+      resolveExit();
+    });
+  });
+  return new Promise<Child>((resolveReady, rejectReady) => {
+    const timer = setTimeout(() => {
+      proc.kill('SIGKILL');
+      rejectReady(new Error(`${name}: no ready line within ${readyTimeoutMs} ms`));
+    }, readyTimeoutMs);
+    proc.once('error', (e) => {
+      clearTimeout(timer);
+      rejectReady(e);
+    });
+    proc.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      rejectReady(new Error(`${name} exited before it was ready (code ${code}, signal ${signal})`));
+    });
+    const lines = createInterface({ input: proc.stdout! });
+    lines.on('line', (line) => {
+      let message: Record<string, unknown>;
+      try {
+        message = JSON.parse(line) as Record<string, unknown>;
+      } catch {
+        process.stderr.write(`[${name}] ${line}\n`);
+        return;
+      }
+      if (message.type === 'ready') {
+        clearTimeout(timer);
+        const { type: _type, ...ready } = message;
+        resolveReady(child(ready));
+      } else if (message.type === 'exit') {
+        exitResult = message.result;
+        exitLine?.();
+      } else if (typeof message.id === 'number') {
+        const p = pending.get(message.id);
+        pending.delete(message.id);
+        if (message.ok) p?.resolve(message.result);
+        else p?.reject(new Error(`${name}: ${String(message.error)}`));
+      }
+    });
+  });
+
+  function child(ready: Record<string, unknown>): Child {
+    return {
+      name,
+      pid: proc.pid ?? -1,
+      ready,
+      call<T>(cmd: string, arg?: unknown): Promise<T> {
+        return new Promise<T>((resolveCall, rejectCall) => {
+          if (proc.exitCode !== null || proc.signalCode !== null) return rejectCall(new Error(`${name} is not running`));
+          const id = nextId++;
+          pending.set(id, { resolve: resolveCall as (v: unknown) => void, reject: rejectCall });
+          proc.stdin!.write(`${JSON.stringify({ id, cmd, arg })}\n`);
+        });
+      },
+      async stop() {
+        if (proc.exitCode !== null || proc.signalCode !== null) return exitResult;
+        const gotExitLine = new Promise<void>((r) => (exitLine = r));
+        proc.stdin!.end();
+        const term = setTimeout(() => proc.kill('SIGTERM'), 5_000);
+        const kill = setTimeout(() => proc.kill('SIGKILL'), 8_000);
+        await exited;
+        clearTimeout(term);
+        clearTimeout(kill);
+        await Promise.race([gotExitLine, new Promise((r) => setTimeout(r, 100))]);
+        return exitResult;
+      },
+    };
+  }
+}

@@ -1,0 +1,109 @@
+// Child process: the gateway, built the way test/helpers/stack.ts builds it (parseConfig → createRuntime →
+// createGateway), in front of the upstream URL given on the command line, with a fixed clock inside v1's
+// deprecation window. It samples its RSS every 100 ms; the runner reads it over the control channel
+// (stdin/stdout, see control.ts), so the gateway itself serves no extra route.
+//
+// Usage: node --import tsx bench/gateway-process.ts '{"upstream":"http://127.0.0.1:PORT", ...GatewayChildOptions}'
+
+import { pino } from 'pino';
+import { createMetrics } from '../src/admin/metrics.js';
+import { parseConfig } from '../src/config/load.js';
+import { createShippedContract } from '../src/contract/index.js';
+import { createGateway } from '../src/edge/app.js';
+import { createRuntime } from '../src/edge/runtime.js';
+import { serveControl } from './control.js';
+
+// Import only the type from here: importing a value would run this module (and start a gateway).
+export interface GatewayChildOptions {
+  readonly upstream: string;
+  /** limits.bodyBytes */
+  readonly bodyBytes: number;
+  /** limits.responseBytes */
+  readonly responseBytes: number;
+  /** 'silent' (default), or 'info' to pay for the per-request log line (written to /dev/null). */
+  readonly log?: 'silent' | 'info';
+}
+
+/** Inside v1's deprecation window of the calendar below (v2 released 2026-10-01, v1 sunset 2027-03-30). */
+const BENCH_NOW = new Date('2026-11-22T12:00:00Z');
+
+const options = JSON.parse(process.argv[2] ?? '{}') as GatewayChildOptions;
+if (!options.upstream) throw new Error('gateway-process: missing {"upstream": URL}');
+
+const loaded = parseConfig({
+  listen: { host: '127.0.0.1', port: 0 },
+  upstream: { url: options.upstream },
+  limits: { bodyBytes: options.bodyBytes, responseBytes: options.responseBytes },
+  lifecycle: {
+    supportWindowDays: 180,
+    versions: [
+      { version: 1, released: '2025-01-15', migrationGuide: 'https://example.com/migrate-v1-to-v2' },
+      { version: 2, released: '2026-10-01' },
+    ],
+  },
+  admin: { enabled: false },
+});
+const logger =
+  options.log === 'info' ? pino({ level: 'info' }, pino.destination({ dest: '/dev/null', sync: false })) : pino({ level: 'silent' });
+// As in `serve` (production): default process metrics on.
+const metrics = createMetrics({ maxClients: loaded.config.metrics.maxClients });
+const runtime = createRuntime({
+  loaded,
+  contract: createShippedContract,
+  upstreamUrl: options.upstream,
+  clock: () => BENCH_NOW,
+  logger,
+  metrics,
+});
+const gateway = createGateway(runtime);
+const url = await gateway.listen(0, '127.0.0.1');
+
+let peakRss = process.memoryUsage().rss;
+const sample = () => {
+  const rss = process.memoryUsage().rss;
+  if (rss > peakRss) peakRss = rss;
+  return rss;
+};
+setInterval(sample, 100).unref();
+
+const stats = () => {
+  const m = process.memoryUsage();
+  if (m.rss > peakRss) peakRss = m.rss;
+  return {
+    rss: m.rss,
+    peakRss,
+    // The OS high-water mark since the process started (getrusage), which 100 ms sampling can miss.
+    maxRss: process.resourceUsage().maxRSS * 1024,
+    heapUsed: m.heapUsed,
+    external: m.external,
+    arrayBuffers: m.arrayBuffers,
+    inFlight: gateway.runtime().inFlight(),
+    sockets: Object.values(runtime.forwarder.agent.sockets).reduce((n, list) => n + (list?.length ?? 0), 0),
+    freeSockets: Object.values(runtime.forwarder.agent.freeSockets).reduce((n, list) => n + (list?.length ?? 0), 0),
+  };
+};
+
+serveControl(
+  { url, pid: process.pid },
+  {
+    stats,
+    resetPeak: () => {
+      peakRss = sample();
+      return stats();
+    },
+    gc: () => {
+      const gc = (globalThis as { gc?: () => void }).gc;
+      if (gc) {
+        gc();
+        gc();
+      }
+      return stats();
+    },
+  },
+  async () => {
+    const final = stats();
+    gateway.server.closeAllConnections();
+    await gateway.close();
+    return final;
+  },
+);
