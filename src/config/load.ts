@@ -64,6 +64,9 @@ export function parseConfig(document: unknown, env: Env = {}, source = '(inline)
   const result = configSchema.safeParse(applyEnv(document as Record<string, unknown>, env, source));
   if (!result.success) throw new ConfigError(source, formatIssues(result.error));
   const config = result.data;
+  if (config.limits.headersTimeoutMs > config.limits.requestTimeoutMs) {
+    throw new ConfigError(source, ['limits.headersTimeoutMs: must not exceed limits.requestTimeoutMs']);
+  }
   const seen = new Set<number>();
   for (const [i, v] of config.lifecycle.versions.entries()) {
     if (seen.has(v.version)) throw new ConfigError(source, [`lifecycle.versions.${i}.version: version ${v.version} is listed twice`]);

@@ -27,6 +27,9 @@ export const DEFAULTS = {
   legacyKeyCacheTtlMs: 600_000,
   pageTokenCacheSize: 10_000,
   pageTokenCacheTtlMs: 600_000,
+  jsonDepth: 128,
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
   adminHost: '127.0.0.1',
   adminPort: 9090,
   drainMs: 10_000,
@@ -69,6 +72,12 @@ export const configSchema = z.strictObject({
     .strictObject({
       bodyBytes: z.number().int().positive().default(DEFAULTS.bodyLimitBytes),
       responseBytes: z.number().int().positive().default(DEFAULTS.responseLimitBytes),
+      /** Deepest nesting of objects/arrays accepted in a request body. */
+      jsonDepth: z.number().int().min(1).max(10_000).default(DEFAULTS.jsonDepth),
+      /** Time a client has to send its headers (then 408). */
+      headersTimeoutMs: z.number().int().positive().default(DEFAULTS.headersTimeoutMs),
+      /** Time a client has to send its whole request, body included (then 408). */
+      requestTimeoutMs: z.number().int().positive().default(DEFAULTS.requestTimeoutMs),
     })
     .prefault({}),
   lifecycle: z.strictObject({

@@ -27,23 +27,36 @@ export interface ServerLimits {
   readonly requestTimeoutMs?: number;
 }
 
-export function createGateway(initial: Runtime, limits: ServerLimits = {}): Gateway {
+export function createGateway(
+  initial: Runtime,
+  limits: ServerLimits = {
+    headersTimeoutMs: initial.config.limits.headersTimeoutMs,
+    requestTimeoutMs: initial.config.limits.requestTimeoutMs,
+  },
+): Gateway {
   let current = initial;
   let draining = false;
+  // Answers not yet sent: when a drain starts, they too must carry Connection: close.
+  const unanswered = new Set<ServerResponse>();
   const discovery = createDiscoveryApp(() => current);
   const listener = (req: IncomingMessage, res: ServerResponse) => {
     if (draining) {
       res.setHeader('connection', 'close');
       res.once('finish', () => server.closeIdleConnections());
+    } else {
+      unanswered.add(res);
+      res.once('close', () => unanswered.delete(res));
     }
     if (req.url?.startsWith('/rpc/') || req.url === '/rpc') handleRpc(current, req, res);
     else discovery(req, res);
   };
   const server = createServer(
     {
-      headersTimeout: limits.headersTimeoutMs ?? 10_000,
-      requestTimeout: limits.requestTimeoutMs ?? 60_000,
+      headersTimeout: limits.headersTimeoutMs ?? initial.config.limits.headersTimeoutMs,
+      requestTimeout: limits.requestTimeoutMs ?? initial.config.limits.requestTimeoutMs,
       keepAliveTimeout: 5_000,
+      // Node checks the two timeouts above on this interval (30 s by default): check every second.
+      connectionsCheckingInterval: 1_000,
     },
     listener,
   );
@@ -68,6 +81,8 @@ export function createGateway(initial: Runtime, limits: ServerLimits = {}): Gate
     },
     async shutdown(drainMs) {
       draining = true;
+      for (const res of unanswered) if (!res.headersSent) res.setHeader('connection', 'close');
+      unanswered.clear();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       // Requests that started before the drain answer on keep-alive sockets: close those as they go idle.

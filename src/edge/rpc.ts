@@ -9,6 +9,7 @@ import { translateRequest, translateResponse, validateRequest } from '../core/tr
 import { type MethodPlan, requirePlan } from '../core/translate/plan.js';
 import { resolveVersion } from '../core/version/resolve.js';
 import { parseJson, readBody } from './body.js';
+import { guardJson } from './json-guard.js';
 import { clientIdOf } from './client-id.js';
 import { isJsonMediaType, requestIdOf } from './headers.js';
 import { sendProblem } from './problem.js';
@@ -144,7 +145,9 @@ async function forward(
   log: RequestLog,
   fail: (e: unknown) => void,
 ): Promise<void> {
-  const valid = validateRequest(plan, parseJson(raw));
+  const json = parseJson(raw);
+  guardJson(raw, json, rt.config.limits.jsonDepth);
+  const valid = validateRequest(plan, json);
   const backendHeaders = passThroughHeaders(req, requestId, plan.version);
   const ctx: MigrationContext = {
     clientVersion: plan.version,
