@@ -13,26 +13,6 @@ export function splitPath(path: string): string[] {
   return parts;
 }
 
-/** Calls `visit(parent, key)` for every place the path (minus its last segment) reaches. */
-export function forEachSlot(body: unknown, path: string, visit: (parent: Obj, key: string) => void): void {
-  const parts = splitPath(path);
-  const last = parts.pop();
-  if (last === undefined) return;
-  const walk = (node: unknown, i: number): void => {
-    if (i === parts.length) {
-      if (isObject(node)) visit(node, last);
-      return;
-    }
-    const seg = parts[i] as string;
-    if (seg === '*') {
-      if (Array.isArray(node)) for (const item of node) walk(item, i + 1);
-    } else if (isObject(node) && Object.hasOwn(node, seg)) {
-      walk(node[seg], i + 1);
-    }
-  };
-  walk(body, 0);
-}
-
 /** Every value the path reaches ("" is the body itself; `*` steps into each array element). */
 export function collect(body: unknown, path: string): unknown[] {
   const found: unknown[] = [];
