@@ -13,14 +13,8 @@ export const REDACT_PATHS = [
   '*.secret',
 ];
 
-const CENSOR = '[redacted]';
+export const CENSOR = '[redacted]';
 
 export function createLogger(level = process.env.LOG_LEVEL ?? 'info'): Logger {
   return pino({ level, base: { service: 'dl-version-gateway' }, redact: { paths: REDACT_PATHS, censor: CENSOR } });
-}
-
-/** A logger that also redacts the operator's configured paths (`logging.redact`). */
-export function withRedaction(logger: Logger, extra: readonly string[]): Logger {
-  if (extra.length === 0) return logger;
-  return logger.child({}, { redact: { paths: [...REDACT_PATHS, ...extra], censor: CENSOR } });
 }

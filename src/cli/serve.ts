@@ -6,14 +6,14 @@ import type { Logger } from 'pino';
 import { createAdminServer, type AdminServer, type ReloadResult } from '../admin/server.js';
 import { createMetrics, type Metrics } from '../admin/metrics.js';
 import { ConfigError, type LoadedConfig, loadConfigFile } from '../config/load.js';
-import { watchConfig, type ConfigWatcher } from '../config/watch.js';
+import { digestOf, watchConfig, type ConfigWatcher } from '../config/watch.js';
 import { createShippedContract } from '../contract/index.js';
 import { ContractError } from '../core/contract/load.js';
 import { createGateway, type Gateway } from '../edge/app.js';
 import { createRuntime, type Runtime } from '../edge/runtime.js';
 import { DEMO_ENTRIES, DEMO_WORKBOOKS, createReferenceBackend } from '../reference-backend/index.js';
 import { calendarLines } from './calendar-table.js';
-import { withRedaction } from './logger.js';
+import { CENSOR, REDACT_PATHS } from './logger.js';
 
 export const DEFAULT_CONFIG = fileURLToPath(new URL('../../config/gateway.yaml', import.meta.url));
 
@@ -40,8 +40,9 @@ export async function serve(options: ServeOptions): Promise<Serving> {
   const { configPath } = options;
   const env = options.env ?? process.env;
   const initial = loadConfigFile(configPath, env);
-  // Redaction is fixed at start: a reload that changes logging.redact needs a restart.
-  const logger = withRedaction(options.logger, initial.config.logging.redact);
+  // Redaction is fixed at start: a reload that changes logging.redact needs a restart. It is applied here,
+  // whatever logger the caller passed (not only createLogger's), so credentials never reach the log.
+  const logger = options.logger.child({}, { redact: { paths: [...REDACT_PATHS, ...initial.config.logging.redact], censor: CENSOR } });
   const metrics = createMetrics({ maxClients: initial.config.metrics.maxClients });
 
   // The embedded backend lives as long as the process, whatever reloads do.
@@ -76,8 +77,11 @@ export async function serve(options: ServeOptions): Promise<Serving> {
   let watcher: ConfigWatcher | undefined;
   const reload = (): ReloadResult => {
     try {
+      // Taken before the read: a write that lands while this reload runs has another digest and reloads too.
+      const digest = digestOf(configPath);
       const loaded = loadConfigFile(configPath, env);
-      const previous = gateway.runtime().config;
+      // The listeners keep what they were started with: compare with that, not with the last reload.
+      const previous = initial.config;
       if (loaded.config.upstream.url === 'embedded' && !embeddedUrl) {
         throw new ConfigError(configPath, ['upstream.url: switching to the embedded backend needs a restart']);
       }
@@ -85,10 +89,14 @@ export async function serve(options: ServeOptions): Promise<Serving> {
       const next = build(loaded, upstreamUrl);
       // In-flight requests finish on the generation they started with; it closes once they are done.
       void gateway.swap(next).retire();
-      watcher?.accept();
+      watcher?.accept(digest);
       metrics.recordReload(true);
       if (loaded.config.listen.port !== previous.listen.port || loaded.config.listen.host !== previous.listen.host) {
         logger.warn('config reloaded, but listen.host/listen.port changes take effect only after a restart');
+      }
+      const nextAdmin = loaded.config.admin;
+      if (nextAdmin.enabled !== previous.admin.enabled || nextAdmin.host !== previous.admin.host || nextAdmin.port !== previous.admin.port) {
+        logger.warn('config reloaded, but admin.* changes take effect only after a restart');
       }
       logger.info({ config: configPath }, 'config reloaded');
       for (const line of calendarLines(next.calendar, new Date())) logger.info(`calendar: ${line}`);

@@ -6,12 +6,15 @@ import { type FSWatcher, readFileSync, watch } from 'node:fs';
 import { basename, dirname } from 'node:path';
 
 export interface ConfigWatcher {
-  /** Records the content now in force, so an event that changes nothing does not reload. */
-  accept(): void;
+  /**
+   * Records the content now in force, so an event that changes nothing does not reload. Pass the digest
+   * taken before the file was read: the file may have been written again since (that write must reload).
+   */
+  accept(digest?: string): void;
   close(): void;
 }
 
-const digestOf = (path: string): string | undefined => {
+export const digestOf = (path: string): string | undefined => {
   try {
     return createHash('sha256').update(readFileSync(path)).digest('hex');
   } catch {
@@ -40,8 +43,8 @@ export function watchConfig(path: string, onChange: () => void, debounceMs = 250
     /* the folder vanished: nothing to watch until restart; SIGHUP still works */
   });
   return {
-    accept: () => {
-      known = digestOf(path);
+    accept: (digest) => {
+      known = digest ?? digestOf(path);
     },
     close: () => {
       clearTimeout(timer);

@@ -48,7 +48,12 @@ export function createGateway(
       res.once('close', () => unanswered.delete(res));
     }
     if (req.url?.startsWith('/rpc/') || req.url === '/rpc') handleRpc(current, req, res);
-    else discovery(req, res);
+    else {
+      // Discovery routes use the runtime too (/readyz pings the backend through its agent): count them in
+      // flight, so that a reload does not close the runtime's upstream connections under them.
+      res.once('close', current.track());
+      discovery(req, res);
+    }
   };
   const server = createServer(
     {

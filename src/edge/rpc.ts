@@ -95,6 +95,11 @@ export function handleRpc(rt: Runtime, req: IncomingMessage, res: ServerResponse
       : new GatewayError('INTERNAL_ERROR', 'the gateway failed to handle this request', {});
     if (!isGatewayError(e)) rt.logger.error({ requestId, err: e }, 'unexpected failure');
     log.error = error.code;
+    if (error.code === 'API_VERSION_SUNSET' && typeof error.details.version === 'number') {
+      // Sunset and brownout refusals still count against their version (and, in a brownout, its client).
+      log.version = error.details.version;
+      log.deprecated = error.details.brownout === true;
+    }
     // A refused body may still be arriving: close the connection instead of draining it.
     if (error.code === 'PAYLOAD_TOO_LARGE') res.setHeader('connection', 'close');
     sendProblem(res, error, requestId);
@@ -104,6 +109,7 @@ export function handleRpc(rt: Runtime, req: IncomingMessage, res: ServerResponse
     if (!match) throw notFound(req.url ?? '');
     const method = match[1] as string;
     log.method = method;
+    log.known = rt.contract.availableIn.has(method);
     if (req.method !== 'POST') {
       throw new GatewayError('METHOD_NOT_ALLOWED', `use POST for /rpc/${method}`, { method: req.method ?? '' });
     }
@@ -114,7 +120,6 @@ export function handleRpc(rt: Runtime, req: IncomingMessage, res: ServerResponse
     if (resolved.deprecated) {
       for (const [name, value] of Object.entries(lifecycleHeaders(resolved.entry, rt.clock()))) res.setHeader(name, value);
     }
-    log.known = rt.contract.availableIn.has(method);
     const plan = requirePlan(rt.plans, rt.contract, resolved.version, method);
     if (plan.unservable) {
       throw new GatewayError('VERSION_TRANSLATION_FAILED', plan.unservable, { method, field: null });

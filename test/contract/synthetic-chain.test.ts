@@ -425,10 +425,7 @@ describe('requests go up the chain', () => {
     expect((await up(3, 'createWidget', { label: 'R', style: { color: 'blue' }, size: 5, tags: ['a'] })).body).toStrictEqual(expected);
   });
 
-  // Regression test for a fixed defect: src/core/translate/plan.ts:206-209 (`buildPlan`): every methodRemoved change of a version overwrites
-  // `bridgeUp`/`bridgeDown`, also one that removes ANOTHER method (its steps are {}), so when a version removes two
-  // methods and the replaced one is declared first (here v3: listWidgets → searchWidgets, then archiveWidget), the
-  // replacement's request/response migrations are dropped. See the minimal test 'a version that removes two methods…'.
+  // Regression test for a defect this suite found (src/core/translate/plan.ts), since fixed.
   it('a v1 listWidgets call goes to searchWidgets with its filter turned into an array and wrapped', async () => {
     const { upstream, body } = await up(1, 'listWidgets', { tag: 'kpi', limit: 10 });
     expect(upstream).toBe('searchWidgets');
@@ -497,10 +494,7 @@ describe('responses come down the chain', () => {
     expect(Object.hasOwn(out, 'tags')).toBe(false);
   });
 
-  // Regression test for a fixed defect: src/core/translate/plan.ts:206-209 (`buildPlan`): every methodRemoved change of a version overwrites
-  // `bridgeUp`/`bridgeDown`, also one that removes ANOTHER method (its steps are {}), so when a version removes two
-  // methods and the replaced one is declared first (here v3: listWidgets → searchWidgets, then archiveWidget), the
-  // replacement's request/response migrations are dropped. See the minimal test 'a version that removes two methods…'.
+  // Regression test for a defect this suite found (src/core/translate/plan.ts), since fixed.
   it('a searchWidgets answer goes down to the v1 and v2 listWidgets shape, each item converted', async () => {
     const head = { results: [headWidget(), headWidget({ id: 'w2', label: 'Cost', style: { color: 'blue' }, tags: ['b', 'c'] })], total: 2 };
     const v1 = (await down(1, 'listWidgets', head)) as { items: unknown[] };
@@ -551,10 +545,7 @@ describe('compatible additions: defaults in old objects', () => {
     });
   });
 
-  // Regression test for a fixed defect: src/core/translate/plan.ts:206-209 (`buildPlan`): every methodRemoved change of a version overwrites
-  // `bridgeUp`/`bridgeDown`, also one that removes ANOTHER method (its steps are {}), so when a version removes two
-  // methods and the replaced one is declared first (here v3: listWidgets → searchWidgets, then archiveWidget), the
-  // replacement's request/response migrations are dropped. See the minimal test 'a version that removes two methods…'.
+  // Regression test for a defect this suite found (src/core/translate/plan.ts), since fixed.
   it('each listed widget lacking the field gets the default; the others keep their value', async () => {
     const head = { results: [old({ id: 'a' }), headWidget({ id: 'b', dimensions: { width: 7, height: 7 } })], total: 2 };
     const out = (await down(1, 'listWidgets', head)) as { items: Json[] };
@@ -861,13 +852,7 @@ describe('engine defects found with small contracts', () => {
     expect(out).toStrictEqual({ items: [{ id: 'x', name: 'X', version: 1 }] });
   });
 
-  // Regression test for a fixed defect: src/core/translate/plan.ts:206-209 (`buildPlan`, after the concurrent rewrite of the replacement bridge):
-  // `if (change.kind === 'methodRemoved') { bridgeUp = steps.up; bridgeDown = steps.down ?? []; continue; }` runs for
-  // every methodRemoved of the version, not only the one removing this plan's method; a later methodRemoved of another
-  // method (steps {}) resets the bridge to nothing. Input: v2 changes [methodRemoved('list', replacedBy search with
-  // request {q} → {query: q} and response {hits} → {items}), methodAdded('search'), methodRemoved('archive')];
-  // v1 list request {q:'x'}. Expected upstream body {query:'x'}; actual {q:'x'} (sent to search untranslated), and
-  // the answer {hits:[…]} is not turned back into {items:[…]}. With the two removals declared in the other order it works.
+  // Regression test for a defect this suite found (src/core/translate/plan.ts), since fixed.
   it('a version that removes two methods keeps the replacement migrations of the replaced one', async () => {
     const l = loadContract({
       versions: [
@@ -918,13 +903,7 @@ describe('engine defects found with small contracts', () => {
     expect(buildPlan(l, 1, 'archive')!.unservable).toBe('archive was removed without a replacement');
   });
 
-  // Regression test for a fixed defect: src/core/translate/plan.ts `defaultsFor` (the rewritten version): it now drops additions removed by a
-  // fieldRemoved and follows fieldRenamed, but ignores a `custom` change whose `covers` replaces the added field, so
-  // the default is still filled at every version after the replacement. Input: `note` added to docs in v1 additions,
-  // replaced by `notes: string[]` in v2 through custom({covers: [{object doc, 'note'}, {object doc, 'notes'}]}), v3 head;
-  // a v2 client reads {id:'d', notes:['x'], b:1, version:1}. Expected {id:'d', notes:['x'], a:1, version:1};
-  // actual … plus note:'' (a field that does not exist at v2). In the synthetic contract above the same root cause
-  // puts a fill('size', 1) in the head plans of widgets, whose `size` became `dimensions` in v4.
+  // Regression test for a defect this suite found (src/core/translate/plan.ts), since fixed.
   it('a field added compatibly and later replaced by a custom change is not filled after the replacement', async () => {
     const l = loadContract({
       versions: [

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serve, type Serving } from '../../src/cli/serve.js';
 import { DEMO_ENTRIES, DEMO_WORKBOOKS, createReferenceBackend, type ReferenceBackend } from '../../src/reference-backend/index.js';
+import { startFaultUpstream } from '../helpers/fault-upstream.js';
 import { rpc } from '../helpers/stack.js';
 import {
   configDoc,
@@ -107,6 +108,38 @@ describe('a reload by serving.reload() and POST /reload', () => {
     expect(await v1SunsetOf(serving.url)).toBe(cal.laterSunset);
   });
 
+  it('keeps the running listeners and logs a warning naming listen.* and admin.* when they changed', async () => {
+    const logged = log.entries().length;
+    writeFileSync(
+      configPath,
+      yamlOf(configDoc({ upstreamUrl: backendUrl, v1Sunset: cal.laterSunset, extra: { admin: { host: '127.0.0.1', port: 1 } } })),
+    );
+    // Reloaded twice: the second reload still warns, as the listener still runs on the old address.
+    for (let i = 0; i < 2; i++) expect(serving.reload()).toEqual({ ok: true });
+    const adminWarnings = log
+      .entries()
+      .slice(logged)
+      .filter((e) => e.level === 40 && /admin/.test(e.msg));
+    expect(adminWarnings).toHaveLength(2);
+    expect(adminWarnings[0]!.msg).toMatch(/restart/);
+    // Both listeners still answer where they were.
+    expect((await fetch(`${serving.adminUrl}/metrics`)).status).toBe(200);
+    expect(await v1Status(serving.url)).toBe(200);
+
+    const before = log.entries().length;
+    writeFileSync(
+      configPath,
+      yamlOf(configDoc({ upstreamUrl: backendUrl, v1Sunset: cal.laterSunset, extra: { listen: { host: '127.0.0.1', port: 1 } } })),
+    );
+    expect(serving.reload()).toEqual({ ok: true });
+    const listenWarning = log
+      .entries()
+      .slice(before)
+      .find((e) => e.level === 40 && /listen/.test(e.msg));
+    expect(listenWarning?.msg).toMatch(/restart/);
+    expect(await v1Status(serving.url)).toBe(200);
+  });
+
   it('is not served on the public listener', async () => {
     const res = await fetch(`${serving.url}/reload`, { method: 'POST' });
     expect(res.status).toBe(404);
@@ -141,7 +174,7 @@ describe('a reload on a file change (a temp file renamed over the config)', () =
   });
 });
 
-describe('an invalid config file', () => {
+describe('a reload of an invalid config file', () => {
   let serving: Serving;
   let configPath: string;
   let log: MemoryLog;
@@ -171,7 +204,7 @@ describe('an invalid config file', () => {
     ['a deleted file', () => unlinkSync(configPath), /cannot read the file/],
   ];
 
-  it.each(cases)('is refused when it has %s: logged with the key, counted as a failure, and the old config keeps serving', async (_label, write, problem) => {
+  it.each(cases)('refuses %s: logs the reason with its key, counts a failure, and keeps serving the old config', async (_label, write, problem) => {
     expect(await v1Status(serving.url)).toBe(200);
     const failures = await reloads(serving.adminUrl!, 'failure');
     const successes = await reloads(serving.adminUrl!, 'success');
@@ -302,4 +335,27 @@ describe('a valid reload under load', () => {
     expect(Date.parse(res.headers.get('sunset')!)).toBe(Date.parse(lastSunset));
     expect(lastSunset).toBe(cal.laterSunset);
   }, 60_000);
+});
+
+describe('a reload while /readyz is checking the backend', () => {
+  // Fixed in src/edge/app.ts: discovery requests were not counted in flight, so a reload retired the
+  // generation at once and destroyed its agent under /readyz's ping (503 "not ready" during a reload).
+  it('keeps /readyz ready when the config is reloaded during its backend check', async () => {
+    const upstream = await startFaultUpstream('slow', { delayMs: 1_000 });
+    const dir = tempDir('dlgw-readyz-');
+    const configPath = join(dir, 'gateway.yaml');
+    writeFileSync(configPath, yamlOf(configDoc({ upstreamUrl: upstream.url })));
+    const serving = await serve({ configPath, logger: memoryLog('info').logger, env: {}, watch: false });
+    try {
+      const ready = fetch(`${serving.url}/readyz`);
+      await waitFor(() => upstream.requests.some((r) => r.path === '/ping'), 'the ping to reach the backend', { intervalMs: 10 });
+      expect(serving.reload()).toEqual({ ok: true });
+      const res = await ready;
+      expect(await res.json()).toEqual({ status: 'ready', backendVersion: 2 });
+      expect(res.status).toBe(200);
+    } finally {
+      await serving.stop();
+      await upstream.close();
+    }
+  });
 });

@@ -2,13 +2,25 @@
 // closes idle keep-alive connections at once and exits 0 within shutdown.drainMs; what outlives the drain
 // is cut.
 
+import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { Agent } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type FaultUpstream, startFaultUpstream } from '../helpers/fault-upstream.js';
-import { configDoc, postRpc, type PlainResponse, type ServeProcess, startServeProcess, tempDir, waitFor, yamlOf } from '../helpers/serve-process.js';
+import {
+  ROOT,
+  configDoc,
+  parseJsonLines,
+  postRpc,
+  type PlainResponse,
+  type ServeProcess,
+  startServeProcess,
+  tempDir,
+  waitFor,
+  yamlOf,
+} from '../helpers/serve-process.js';
 
 /** Room for process teardown on a loaded 2-core machine, on top of drainMs. */
 const MARGIN_MS = 5_000;
@@ -68,7 +80,7 @@ async function idleKeepAliveSocket(url: string): Promise<{ socket: Socket; close
 
 describe('SIGTERM while requests are in flight', () => {
   it('lets all 20 finish with 200 and Connection: close, refuses new connections, and exits 0 within drainMs', async () => {
-    const upstream = await startFaultUpstream('slow', { delayMs: 1_500 });
+    const upstream = await startFaultUpstream('slow', { delayMs: 2_500 });
     cleanups.push(() => upstream.close());
     const drainMs = 6_000;
     const gw = await startGateway(upstream, { shutdown: { drainMs } });
@@ -148,5 +160,39 @@ describe('SIGTERM with a request the upstream never answers', () => {
     // The client's request was cut, not answered.
     const outcome = await stuck;
     expect(outcome).toBeInstanceOf(Error);
+  }, 60_000);
+});
+
+describe('SIGINT', () => {
+  it('stops the gateway like SIGTERM: it logs the drain and exits 0', async () => {
+    const upstream = await startFaultUpstream('slow', { delayMs: 0 });
+    cleanups.push(() => upstream.close());
+    const gw = await startGateway(upstream, {});
+    expect((await postRpc(gw.url, 'getEntries', { pageSize: 1 })).status).toBe(200);
+    gw.child.kill('SIGINT');
+    expect(await gw.exited).toEqual({ code: 0, signal: null });
+    expect(gw.logs().find((e) => e.msg === 'draining, then stopping')).toMatchObject({ signal: 'SIGINT', inFlight: 0 });
+    expect(await tryConnect(gw.url)).toBe('refused');
+  }, 60_000);
+});
+
+describe('starting with a bad config file', () => {
+  it('fails fast with exit status 2 and the key of the mistake', async () => {
+    const dir = tempDir('dlgw-badstart-');
+    const configPath = join(dir, 'gateway.yaml');
+    writeFileSync(configPath, yamlOf(configDoc({ upstreamUrl: 'http://127.0.0.1:9', extra: { shutdown: { drainMs: -5 } } })));
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--config', configPath], {
+      cwd: ROOT,
+      env: { ...process.env, LOG_LEVEL: 'info', PORT: '', UPSTREAM_URL: '', ADMIN_PORT: '', ADMIN_HOST: '', HOST: '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    cleanups.push(async () => child.kill('SIGKILL'));
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    const code = await new Promise<number | null>((resolve) => child.once('exit', (c) => resolve(c)));
+    expect(code).toBe(2);
+    const fatal = parseJsonLines(out).find((e) => e.level === 60);
+    expect(fatal?.msg).toMatch(/shutdown\.drainMs: /);
+    expect(out).not.toMatch(/listening on/);
   }, 60_000);
 });
