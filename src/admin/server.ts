@@ -2,6 +2,7 @@
 
 import { createServer, type Server } from 'node:http';
 import express from 'express';
+import { listen } from '../edge/listen.js';
 import type { Metrics } from './metrics.js';
 
 export interface ReloadResult {
@@ -31,16 +32,7 @@ export function createAdminServer(options: { metrics: Metrics; reload: () => Rel
   const server = createServer(app);
   return {
     server,
-    listen(port, host) {
-      return new Promise((resolve, reject) => {
-        server.once('error', reject);
-        server.listen(port, host, () => {
-          server.off('error', reject);
-          const address = server.address();
-          resolve(`http://${host}:${typeof address === 'object' && address ? address.port : port}`);
-        });
-      });
-    },
+    listen: (port, host) => listen(server, port, host),
     close() {
       return new Promise((resolve) => {
         server.close(() => resolve());

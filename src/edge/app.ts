@@ -2,6 +2,7 @@
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createDiscoveryApp } from './discovery.js';
+import { listen } from './listen.js';
 import { handleRpc } from './rpc.js';
 import type { Runtime } from './runtime.js';
 
@@ -73,17 +74,7 @@ export function createGateway(
       current = next;
       return previous;
     },
-    listen(port, host) {
-      return new Promise((resolve, reject) => {
-        server.once('error', reject);
-        server.listen(port, host, () => {
-          server.off('error', reject);
-          const address = server.address();
-          const actual = typeof address === 'object' && address ? address.port : port;
-          resolve(`http://${host.includes(':') ? `[${host}]` : host}:${actual}`);
-        });
-      });
-    },
+    listen: (port, host) => listen(server, port, host),
     async shutdown(drainMs) {
       draining = true;
       for (const res of unanswered) if (!res.headersSent) res.setHeader('connection', 'close');
