@@ -6,6 +6,8 @@
 // `--cpu-prof` profiles get written. Nothing else may be printed on a child's stdout.
 
 import { type ChildProcess, spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { dirname, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -21,10 +23,47 @@ function emit(message: Record<string, unknown>): void {
 }
 
 /**
- * Serves the control channel in a child process. `onExit` runs once, on stdin close or a signal; its result
- * is printed in the final {"type":"exit"} line.
+ * CPU profiling on command, through the in-process inspector: the same .cpuprofile as `node --cpu-prof`
+ * writes, but covering only the measured run (not start-up and warm-up).
  */
-export function serveControl(ready: Record<string, unknown>, handlers: Record<string, Handler>, onExit: () => unknown): void {
+function profilerHandlers(): Record<string, Handler> {
+  let session: Session | undefined;
+  return {
+    async profileStart(arg) {
+      if (session) throw new Error('already profiling');
+      session = new Session();
+      session.connect();
+      await session.post('Profiler.enable');
+      await session.post('Profiler.setSamplingInterval', { interval: (arg as { intervalUs?: number } | undefined)?.intervalUs ?? 250 });
+      await session.post('Profiler.start');
+      return {};
+    },
+    async profileStop(arg) {
+      if (!session) throw new Error('not profiling');
+      const { profile } = await session.post('Profiler.stop');
+      session.disconnect();
+      session = undefined;
+      const file = (arg as { file: string }).file;
+      writeFileSync(file, JSON.stringify(profile));
+      return { file };
+    },
+  };
+}
+
+/**
+ * Serves the control channel in a child process. `onExit` runs once, on stdin close or a signal; its result
+ * is printed in the final {"type":"exit"} line. Every child also answers cpu, profileStart and profileStop.
+ */
+export function serveControl(ready: Record<string, unknown>, ownHandlers: Record<string, Handler>, onExit: () => unknown): void {
+  const handlers: Record<string, Handler> = {
+    ...profilerHandlers(),
+    /** CPU time (user + system, µs) this process has used since it started. */
+    cpu: () => {
+      const { user, system } = process.cpuUsage();
+      return user + system;
+    },
+    ...ownHandlers,
+  };
   let exiting = false;
   const exit = async () => {
     if (exiting) return;
@@ -99,15 +138,20 @@ export function killAllChildren(): void {
 }
 
 export interface StartOptions {
-  /** Extra node flags (e.g. --cpu-prof); the TypeScript loader is always added. */
+  /** Extra node flags (e.g. --expose-gc). */
   readonly nodeArgs?: readonly string[];
+  /** Run `<compiledDir>/<file>.js` with plain node (see build.ts) instead of the .ts file under tsx. */
+  readonly compiledDir?: string | undefined;
   readonly args?: readonly string[];
   readonly readyTimeoutMs?: number;
 }
 
-/** Starts `node --import tsx <file>` and waits for its ready line. */
+/** Starts `node <compiledDir>/<file>.js`, or `node --import tsx <file>.ts`, and waits for its ready line. */
 export function startNodeChild(name: string, file: string, options: StartOptions = {}): Promise<Child> {
-  const proc = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', 'tsx', resolve(PROJECT_ROOT, file), ...(options.args ?? [])], {
+  const entry = options.compiledDir
+    ? [resolve(options.compiledDir, file.replace(/\.ts$/, '.js'))]
+    : ['--import', 'tsx', resolve(PROJECT_ROOT, file)];
+  const proc = spawn(process.execPath, [...(options.nodeArgs ?? []), ...entry, ...(options.args ?? [])], {
     cwd: PROJECT_ROOT,
     stdio: ['pipe', 'pipe', 'inherit'],
     env: { ...process.env, NODE_ENV: 'production' },

@@ -57,6 +57,8 @@ const runtime = createRuntime({
 });
 const gateway = createGateway(runtime);
 const url = await gateway.listen(0, '127.0.0.1');
+let clientConnections = 0;
+gateway.server.on('connection', () => clientConnections++);
 
 let peakRss = process.memoryUsage().rss;
 const sample = () => {
@@ -75,9 +77,12 @@ const stats = () => {
     // The OS high-water mark since the process started (getrusage), which 100 ms sampling can miss.
     maxRss: process.resourceUsage().maxRSS * 1024,
     heapUsed: m.heapUsed,
+    heapTotal: m.heapTotal,
     external: m.external,
     arrayBuffers: m.arrayBuffers,
     inFlight: gateway.runtime().inFlight(),
+    /** Client connections the gateway accepted since it started. */
+    clientConnections,
     sockets: Object.values(runtime.forwarder.agent.sockets).reduce((n, list) => n + (list?.length ?? 0), 0),
     freeSockets: Object.values(runtime.forwarder.agent.freeSockets).reduce((n, list) => n + (list?.length ?? 0), 0),
   };

@@ -2,7 +2,8 @@
 // fixed request rate for latency under moderate load.
 
 import autocannon from 'autocannon';
-import { Agent, request } from 'node:http';
+import { request } from 'node:http';
+import { type Socket, connect } from 'node:net';
 
 export interface Target {
   /** Short row name, e.g. "gw-v1-get". */
@@ -56,6 +57,8 @@ export const median = (values: readonly number[]): number => {
 export interface BlastOptions {
   readonly connections: number;
   readonly durationS: number;
+  /** autocannon's overallRate (requests per second over all connections); see paced() for its limits. */
+  readonly overallRate?: number;
 }
 
 /** As many requests as `connections` keep-alive connections (pipelining 1) can push for `durationS` seconds. */
@@ -73,6 +76,7 @@ export function blast(target: Target, options: BlastOptions): Promise<RunResult>
         pipelining: 1,
         duration: options.durationS,
         timeout: 10,
+        ...(options.overallRate ? { overallRate: options.overallRate } : {}),
       },
       (error, result) => {
         if (error) return reject(error);
@@ -110,11 +114,126 @@ export interface PacedResult extends RunResult {
   readonly rate: number;
   /** 99th percentile of how late requests were sent against their schedule (ms): the generator's own noise. */
   readonly sendLagP99: number;
+  /** Time from the last scheduled send to the last answer (ms): large when the target fell behind the rate. */
+  readonly drainMs: number;
+  /** Requests not sent because the target was too far behind (see maxBacklog). */
+  readonly dropped: number;
+}
+
+/** A keep-alive client connection that sends a prebuilt request and parses just enough of the answer. */
+class RawConnection {
+  private socket: Socket;
+  private pending: Buffer = Buffer.alloc(0);
+  private state: 'idle' | 'head' | 'body' | 'chunk-size' | 'chunk' | 'trailer' = 'idle';
+  private remaining = 0;
+  private status = 0;
+  private sentAt = 0;
+  connected = false;
+
+  constructor(
+    private readonly host: string,
+    private readonly port: number,
+    /** (latency ms, status) for an answer; (NaN, 0) for a broken exchange. */
+    private readonly onAnswer: (connection: RawConnection, latencyMs: number, status: number) => void,
+    private readonly onReady: (connection: RawConnection) => void,
+  ) {
+    this.socket = this.open();
+  }
+
+  get busy(): boolean {
+    return this.state !== 'idle';
+  }
+
+  send(request: Buffer): void {
+    this.state = 'head';
+    this.pending = Buffer.alloc(0);
+    this.sentAt = performance.now();
+    this.socket.write(request);
+  }
+
+  destroy(): void {
+    this.socket.removeAllListeners('close');
+    this.socket.destroy();
+  }
+
+  private open(): Socket {
+    const socket = connect(this.port, this.host);
+    socket.setNoDelay(true);
+    socket.on('connect', () => {
+      this.connected = true;
+      this.onReady(this);
+    });
+    socket.on('data', (chunk: Buffer) => this.onData(chunk));
+    socket.on('error', () => {});
+    socket.on('close', () => {
+      this.connected = false;
+      if (this.state !== 'idle') {
+        this.state = 'idle';
+        this.onAnswer(this, Number.NaN, 0);
+      }
+      this.socket = this.open(); // the server closed it (or it broke): reconnect
+    });
+    return socket;
+  }
+
+  private onData(chunk: Buffer): void {
+    if (this.state === 'idle') return;
+    this.pending = this.pending.length ? Buffer.concat([this.pending, chunk]) : chunk;
+    for (;;) {
+      if (this.state === 'head') {
+        const end = this.pending.indexOf('\r\n\r\n');
+        if (end === -1) return;
+        const head = this.pending.toString('latin1', 0, end);
+        this.pending = this.pending.subarray(end + 4);
+        this.status = Number(head.slice(9, 12));
+        const length = /\r\ncontent-length:[ \t]*(\d+)/i.exec(head);
+        if (/\r\ntransfer-encoding:[^\r]*chunked/i.test(head)) this.state = 'chunk-size';
+        else if (length) {
+          this.state = 'body';
+          this.remaining = Number(length[1]);
+        } else if (this.status === 204 || this.status === 304) {
+          this.state = 'body';
+          this.remaining = 0;
+        } else {
+          this.socket.destroy(); // a close-delimited body: not used by the servers measured here
+          return;
+        }
+      } else if (this.state === 'body' || this.state === 'chunk') {
+        const take = Math.min(this.remaining, this.pending.length);
+        this.remaining -= take;
+        this.pending = this.pending.subarray(take);
+        if (this.remaining > 0) return;
+        if (this.state === 'chunk') this.state = 'chunk-size';
+        else return this.finish();
+      } else if (this.state === 'chunk-size') {
+        const eol = this.pending.indexOf('\r\n');
+        if (eol === -1) return;
+        const size = parseInt(this.pending.toString('latin1', 0, eol), 16);
+        this.pending = this.pending.subarray(eol + 2);
+        if (size === 0) this.state = 'trailer';
+        else {
+          this.state = 'chunk';
+          this.remaining = size + 2; // the data and its CRLF
+        }
+      } else if (this.state === 'trailer') {
+        const eol = this.pending.indexOf('\r\n');
+        if (eol === -1) return;
+        this.pending = this.pending.subarray(eol + 2);
+        if (eol === 0) return this.finish(); // the empty line after the (usually absent) trailers
+      } else return;
+    }
+  }
+
+  private finish(): void {
+    this.state = 'idle';
+    this.onAnswer(this, performance.now() - this.sentAt, this.status);
+  }
 }
 
 /**
- * An open-loop run at a fixed rate: request i is due at t0 + i/rate, whatever the answers do. Latency is
- * measured from the moment each request is handed to the client (waiting for a free connection included).
+ * An open-loop run at a fixed rate: request i is due at t0 + i/rate, whatever the answers do, sent on the
+ * first idle one of `connections` keep-alive connections (raw sockets and prebuilt request bytes, so that the
+ * generator stays cheap). Latency is measured from the write to the end of the answer.
  *
  * autocannon's own `overallRate` is not used for this: it is a per-connection quota reset every second, so
  * every connection sends its quota back to back at the start of each second; at half the maximum rate the
@@ -122,79 +241,109 @@ export interface PacedResult extends RunResult {
  */
 export async function paced(target: Target, options: PacedOptions): Promise<PacedResult> {
   const url = new URL(target.url);
-  const agent = new Agent({ keepAlive: true, maxSockets: options.connections, maxFreeSockets: options.connections });
   const body = Buffer.from(target.body);
-  const headers = { ...target.headers, 'content-length': String(body.length) };
+  const head =
+    `POST ${url.pathname} HTTP/1.1\r\nhost: ${url.host}\r\n` +
+    Object.entries(target.headers)
+      .map(([k, v]) => `${k}: ${v}\r\n`)
+      .join('') +
+    `content-length: ${body.length}\r\n\r\n`;
+  const request = Buffer.concat([Buffer.from(head, 'latin1'), body]);
   const samples = new Samples();
   const lags = new Samples();
   const statuses: Record<string, number> = {};
   let errors = 0;
   let finished = 0;
+  let measuring = false;
+  const idle: RawConnection[] = [];
+  let queued = 0; // due but waiting for an idle connection
+  let wake: (() => void) | undefined;
 
-  const send = (): Promise<void> =>
-    new Promise((done) => {
-      const started = performance.now();
-      let settled = false;
-      const settle = (status: number | undefined) => {
-        if (settled) return;
-        settled = true;
-        if (status === undefined) errors++;
-        else {
-          samples.push(performance.now() - started);
-          statuses[status] = (statuses[status] ?? 0) + 1;
-          if (status < 200 || status > 299) errors++;
-        }
-        finished++;
-        done();
-      };
-      const req = request({ host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers, agent }, (res) => {
-        res.on('data', () => {});
-        res.on('end', () => settle(res.statusCode ?? 0));
-        res.on('close', () => settle(undefined)); // closed before its end: a broken answer
-        res.on('error', () => settle(undefined));
-      });
-      req.on('error', () => settle(undefined));
-      req.end(body);
-    });
+  const dispatch = () => {
+    while (queued > 0 && idle.length > 0) {
+      const connection = idle.pop() as RawConnection;
+      if (!connection.connected) continue; // closed by the server while idle: back in the pool once reconnected
+      queued--;
+      connection.send(request);
+    }
+  };
+  const onAnswer = (connection: RawConnection, latencyMs: number, status: number) => {
+    if (measuring) {
+      if (Number.isNaN(latencyMs)) errors++;
+      else {
+        samples.push(latencyMs);
+        statuses[status] = (statuses[status] ?? 0) + 1;
+        if (status < 200 || status > 299) errors++;
+      }
+      finished++;
+    }
+    if (connection.connected) idle.push(connection);
+    dispatch();
+    wake?.();
+  };
+  const onReady = (connection: RawConnection) => {
+    if (!connection.busy && !idle.includes(connection)) idle.push(connection);
+    dispatch();
+    wake?.();
+  };
+  const connections = Array.from({ length: options.connections }, () => new RawConnection(url.hostname, Number(url.port), onAnswer, onReady));
 
   try {
-    // Open the connections first so that connection set-up is not measured.
-    await Promise.all(Array.from({ length: options.connections }, () => send()));
-    samples.length = 0;
-    lags.length = 0;
-    errors = 0;
-    finished = 0;
-    for (const k of Object.keys(statuses)) delete statuses[k];
+    // Connect, and send one request on each connection before measuring.
+    const deadline0 = performance.now() + 10_000;
+    while (idle.length < options.connections && performance.now() < deadline0) await new Promise<void>((r) => (wake = r));
+    queued = options.connections;
+    dispatch();
+    while (idle.length < options.connections && performance.now() < deadline0) await new Promise<void>((r) => (wake = r));
+    wake = undefined;
+    if (idle.length < options.connections) throw new Error(`paced: only ${idle.length} of ${options.connections} connections to ${target.url} work`);
 
+    measuring = true;
     const total = Math.max(1, Math.round(options.rate * options.durationS));
     const intervalMs = 1000 / options.rate;
-    let sent = 0;
+    // A target that falls this far behind is saturated: requests due beyond it are not sent (counted as
+    // dropped), so that an overloaded target cannot stretch the run by its whole backlog.
+    const maxBacklog = Math.max(4 * options.connections, Math.ceil(options.rate / 2));
+    let issued = 0;
+    let dropped = 0;
     const t0 = performance.now();
     await new Promise<void>((resolve) => {
+      const settledAll = () => issued + dropped === total && finished === issued;
       const deadline = setTimeout(() => {
         clearInterval(tick);
         resolve();
       }, (options.durationS + 15) * 1000);
+      wake = () => {
+        if (settledAll()) {
+          clearTimeout(deadline);
+          resolve();
+        }
+      };
       const tick = setInterval(() => {
         const now = performance.now();
         const due = Math.min(total, Math.floor((now - t0) / intervalMs) + 1);
-        while (sent < due) {
-          lags.push(now - (t0 + sent * intervalMs));
-          sent++;
-          void send().then(() => {
-            if (finished === total) {
-              clearTimeout(deadline);
-              resolve();
-            }
-          });
+        while (issued + dropped < due) {
+          if (issued - finished >= maxBacklog) {
+            dropped++;
+            continue;
+          }
+          lags.push(now - (t0 + (issued + dropped) * intervalMs));
+          issued++;
+          queued++;
         }
-        if (sent === total) clearInterval(tick);
+        dispatch();
+        if (issued + dropped === total) {
+          clearInterval(tick);
+          wake?.();
+        }
       }, 1);
     });
+    wake = undefined;
     const elapsed = (performance.now() - t0) / 1000;
+    const lastDue = ((total - 1) * intervalMs) / 1000;
     const [p50, p99] = samples.percentiles(50, 99);
     const [lagP99] = lags.percentiles(99);
-    errors += total - finished; // never answered before the deadline
+    errors += issued - finished; // never answered before the deadline
     return {
       rate: options.rate,
       rps: finished / elapsed,
@@ -204,9 +353,11 @@ export async function paced(target: Target, options: PacedOptions): Promise<Pace
       responses: samples.length,
       statuses: { ...statuses },
       sendLagP99: lagP99 as number,
+      drainMs: (elapsed - lastDue) * 1000,
+      dropped,
     };
   } finally {
-    agent.destroy();
+    for (const c of connections) c.destroy();
   }
 }
 

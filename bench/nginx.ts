@@ -38,6 +38,8 @@ function freePort(): Promise<number> {
 export interface RunningNginx {
   readonly url: string;
   readonly version: string;
+  /** The master's pid (its worker is its child). */
+  readonly pid: number;
   stop(): Promise<void>;
 }
 
@@ -130,5 +132,23 @@ http {
     v.once('exit', () => resolve(out.trim().replace(/^nginx version: /, '')));
     v.once('error', () => resolve('unknown'));
   });
-  return { url, version, stop };
+  return { url, version, pid: proc.pid ?? -1, stop };
+}
+
+/** CPU time (µs) used so far by a process and its children (nginx's master and worker), from /proc; undefined elsewhere. */
+export function procTreeCpuUs(pid: number): number | undefined {
+  const TICK_US = 10_000; // USER_HZ is 100 on Linux
+  const cpuOf = (p: number): number => {
+    const stat = readFileSync(`/proc/${p}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * TICK_US; // utime, stime
+  };
+  try {
+    let total = cpuOf(pid);
+    const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim();
+    for (const child of children ? children.split(/\s+/) : []) total += cpuOf(Number(child));
+    return total;
+  } catch {
+    return undefined;
+  }
 }

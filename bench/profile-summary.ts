@@ -10,6 +10,7 @@ interface ProfileNode {
   id: number;
   callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number };
   hitCount?: number;
+  children?: number[];
 }
 interface Profile {
   nodes: ProfileNode[];
@@ -22,7 +23,8 @@ interface Profile {
 function shortUrl(url: string): string {
   let u = url.replace(/^file:\/\//, '');
   if (u.startsWith(PROJECT_ROOT)) u = u.slice(PROJECT_ROOT.length + 1);
-  return u;
+  // Children run from a transpiled copy (build.ts): show its files by their project paths.
+  return u.replace(/^.*\/dlgw-bench-build-[^/]+\//, '');
 }
 
 function areaOf(url: string, fn: string): string {
@@ -69,6 +71,29 @@ export function summariseProfile(path: string, top = 25): string {
     byArea.set(area, (byArea.get(area) ?? 0) + us);
   }
   const busy = total - idle;
+
+  // Total (inclusive) time of the project's and the npm packages' functions: each sample counts once for
+  // every distinct function on its stack.
+  const parent = new Map<number, number>();
+  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const inclusive = new Map<string, { us: number; fn: string; where: string }>();
+  for (const [id, us] of selfUs) {
+    const seen = new Set<string>();
+    for (let cur: number | undefined = id; cur !== undefined; cur = parent.get(cur)) {
+      const node = byId.get(cur);
+      if (!node) break;
+      const { functionName, url, lineNumber } = node.callFrame;
+      const area = areaOf(url, functionName);
+      if (!area.startsWith('src/') && !area.startsWith('npm:') && !area.startsWith('bench/')) continue;
+      const where = `${shortUrl(url)}:${lineNumber + 1}`;
+      const key = `${functionName}\0${where}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const entry = inclusive.get(key) ?? { us: 0, fn: functionName || '(anonymous)', where };
+      entry.us += us;
+      inclusive.set(key, entry);
+    }
+  }
   const pct = (us: number) => `${((100 * us) / Math.max(1, busy)).toFixed(1).padStart(5)}%`;
   const ms = (us: number) => `${(us / 1000).toFixed(0).padStart(7)} ms`;
   const lines: string[] = [];
@@ -80,6 +105,10 @@ export function summariseProfile(path: string, top = 25): string {
   }
   lines.push('', `top ${top} functions by self time:`);
   for (const e of [...byFunction.values()].filter((e) => e.fn !== '(idle)').sort((a, b) => b.us - a.us).slice(0, top)) {
+    lines.push(`  ${ms(e.us)} ${pct(e.us)}  ${e.fn}  ${e.where}`);
+  }
+  lines.push('', `top ${top} project and npm functions by total time (callees included):`);
+  for (const e of [...inclusive.values()].sort((a, b) => b.us - a.us).slice(0, top)) {
     lines.push(`  ${ms(e.us)} ${pct(e.us)}  ${e.fn}  ${e.where}`);
   }
   return lines.join('\n');

@@ -29,8 +29,13 @@ export function createBackendClient(options: BackendClientOptions) {
     path: string,
     headers: Record<string, string>,
     payload?: string,
+    signal?: AbortSignal,
   ): Promise<BackendAnswer> {
     return new Promise((resolve, reject) => {
+      if (signal?.aborted) {
+        reject(upstreamBroken('the client went away'));
+        return;
+      }
       const req = send(
         {
           protocol: base.protocol,
@@ -68,7 +73,7 @@ export function createBackendClient(options: BackendClientOptions) {
             }
             resolve({ status: res.statusCode ?? 0, headers: res.headers, body });
           });
-          res.on('error', (e) => reject(upstreamBroken(e.message)));
+          res.on('error', (e) => reject(timedOut ? timeout() : upstreamBroken(e.message)));
         },
       );
       let timedOut = false;
@@ -76,15 +81,17 @@ export function createBackendClient(options: BackendClientOptions) {
         timedOut = true;
         req.destroy();
       }, options.timeoutMs);
+      const timeout = () =>
+        new GatewayError('UPSTREAM_TIMEOUT', `the backend did not answer within ${options.timeoutMs} ms`, {
+          timeoutMs: options.timeoutMs,
+        });
+      // A client that goes away cancels the calls made on its behalf.
+      const onAbort = () => req.destroy(new Error('the client went away'));
+      signal?.addEventListener('abort', onAbort, { once: true });
+      req.on('close', () => signal?.removeEventListener('abort', onAbort));
       req.on('error', (e: Error & { code?: string }) => {
         clearTimeout(timer);
-        reject(
-          timedOut
-            ? new GatewayError('UPSTREAM_TIMEOUT', `the backend did not answer within ${options.timeoutMs} ms`, {
-                timeoutMs: options.timeoutMs,
-              })
-            : upstreamBroken(e.code ?? e.message),
-        );
+        reject(timedOut ? timeout() : upstreamBroken(e.code ?? e.message));
       });
       req.end(payload);
     });
@@ -92,8 +99,13 @@ export function createBackendClient(options: BackendClientOptions) {
 
   return {
     /** POST /rpc/<method> at the latest version; 2xx → the JSON object, else BackendCallError. */
-    async call(method: string, body: Record<string, unknown>, headers: Record<string, string>): Promise<Record<string, unknown>> {
-      const answer = await exchange('POST', `/rpc/${method}`, headers, JSON.stringify(body));
+    async call(
+      method: string,
+      body: Record<string, unknown>,
+      headers: Record<string, string>,
+      signal?: AbortSignal,
+    ): Promise<Record<string, unknown>> {
+      const answer = await exchange('POST', `/rpc/${method}`, headers, JSON.stringify(body), signal);
       if (answer.status < 200 || answer.status >= 300) throw new BackendCallError(answer.status, answer.body);
       if (!answer.body || typeof answer.body !== 'object' || Array.isArray(answer.body)) {
         throw upstreamBroken('the backend answered with a JSON value that is not an object');

@@ -84,14 +84,40 @@ export function createMetrics(options: { maxClients: number; defaultMetrics?: bo
     return 'other';
   };
 
+  // prom-client hashes a label object on every call; on the hot path, keep the labelled children instead.
+  // Label values are bounded (contract versions and method names, HTTP statuses), so the maps are too.
+  type Child = ReturnType<typeof duration.labels>;
+  const byRoute = new Map<string, { duration: Child; upstream: Child; translation: Child }>();
+  const byOutcome = new Map<string, ReturnType<typeof requests.labels>>();
+  const route = (version: string, method: string) => {
+    const key = `${version} ${method}`;
+    let children = byRoute.get(key);
+    if (!children) {
+      children = {
+        duration: duration.labels(version, method),
+        upstream: upstream.labels(version, method),
+        translation: translation.labels(version, method),
+      };
+      byRoute.set(key, children);
+    }
+    return children;
+  };
+  const outcome = (version: string, method: string, status: string) => {
+    const key = `${version} ${method} ${status}`;
+    let child = byOutcome.get(key);
+    if (!child) byOutcome.set(key, (child = requests.labels(version, method, status)));
+    return child;
+  };
+
   return {
     registry,
     recordRequest(r) {
       const version = r.version === undefined ? 'none' : String(r.version);
-      requests.inc({ version, method: r.method, status: String(r.status) });
-      duration.observe({ version, method: r.method }, r.durationMs / 1000);
-      if (r.upstreamMs !== undefined) upstream.observe({ version, method: r.method }, r.upstreamMs / 1000);
-      if (r.translateMs !== undefined) translation.observe({ version, method: r.method }, r.translateMs / 1000);
+      outcome(version, r.method, String(r.status)).inc();
+      const children = route(version, r.method);
+      children.duration.observe(r.durationMs / 1000);
+      if (r.upstreamMs !== undefined) children.upstream.observe(r.upstreamMs / 1000);
+      if (r.translateMs !== undefined) children.translation.observe(r.translateMs / 1000);
       if (r.error === 'UPSTREAM_UNAVAILABLE' || r.error === 'UPSTREAM_TIMEOUT') upstreamErrors.inc({ code: r.error });
       if (r.deprecated) deprecated.inc({ version, client: clientLabel(r.client) });
     },

@@ -50,7 +50,12 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
 }
 
 // JSON text is UTF-8 (RFC 8259 §8.1): invalid bytes are refused, never silently replaced.
-const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/** RFC 8259 §8.1 lets a parser ignore a BOM: drop it, so that what is checked is what is forwarded. */
+export function withoutBom(raw: Buffer): Buffer {
+  return raw.length >= 3 && raw[0] === 0xef && raw[1] === 0xbb && raw[2] === 0xbf ? raw.subarray(3) : raw;
+}
 
 export function parseJson(raw: Buffer): unknown {
   if (raw.length === 0) throw new GatewayError('INVALID_JSON', 'the request body is empty; send a JSON object');

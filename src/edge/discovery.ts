@@ -103,8 +103,18 @@ export function createDiscoveryApp(current: () => Runtime): Express {
     sendProblem(res, error, String(res.getHeader('x-request-id')));
   });
 
-  app.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
-    const error = isGatewayError(err) ? err : new GatewayError('INTERNAL_ERROR', 'the gateway failed to handle this request');
+  app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
+    // Express refuses paths it cannot percent-decode with a 4xx error of its own: no such endpoint.
+    const status = (err as { status?: unknown } | null)?.status;
+    const clientError = typeof status === 'number' && status >= 400 && status < 500;
+    const error = isGatewayError(err)
+      ? err
+      : clientError
+        ? new GatewayError('ENDPOINT_NOT_FOUND', 'no such endpoint; methods are called as POST /rpc/<method>', {
+            path: req.originalUrl.slice(0, 200),
+            availableIn: [],
+          })
+        : new GatewayError('INTERNAL_ERROR', 'the gateway failed to handle this request');
     sendProblem(res, error, String(res.getHeader('x-request-id')));
   });
 

@@ -67,7 +67,8 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
           if (!ex) return proxyReq.destroy();
           ex.upstreamRequest = proxyReq;
           for (const name of [...HOP_BY_HOP, ...OWNED_UPSTREAM, ...connectionListed(req.headers)]) {
-            proxyReq.removeHeader(name);
+            // Host is the upstream's own (changeOrigin); a client cannot make it hop-by-hop.
+            if (name !== 'host') proxyReq.removeHeader(name);
           }
           if (ex.identityEncoding) proxyReq.setHeader('accept-encoding', 'identity');
           for (const [name, value] of Object.entries(ex.headers)) proxyReq.setHeader(name, value);

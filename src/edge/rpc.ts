@@ -4,11 +4,12 @@ import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { BackendCallError, GatewayError, isGatewayError } from '../core/errors.js';
 import type { Json, MigrationContext } from '../core/contract/types.js';
+import type { CalendarEntry } from '../core/lifecycle/calendar.js';
 import { lifecycleHeaders } from '../core/lifecycle/headers.js';
 import { translateRequest, translateResponse, validateRequest } from '../core/translate/engine.js';
 import { type MethodPlan, requirePlan } from '../core/translate/plan.js';
 import { resolveVersion } from '../core/version/resolve.js';
-import { parseJson, readBody } from './body.js';
+import { parseJson, readBody, withoutBom } from './body.js';
 import { guardJson } from './json-guard.js';
 import { clientIdOf } from './client-id.js';
 import { isJsonMediaType, requestIdOf } from './headers.js';
@@ -38,6 +39,14 @@ function principalOf(req: IncomingMessage): string {
   const auth = req.headers.authorization ?? '';
   const org = req.headers['x-dl-org-id'] ?? '';
   return createHash('sha256').update(`${String(auth)}\0${String(org)}`).digest('base64url').slice(0, 16);
+}
+
+// The headers of a deprecated version do not change while it stays deprecated: compute them once per entry.
+const lifecycleCache = new WeakMap<CalendarEntry, [string, string][]>();
+function deprecationHeaders(entry: CalendarEntry, now: Date): [string, string][] {
+  let headers = lifecycleCache.get(entry);
+  if (!headers) lifecycleCache.set(entry, (headers = Object.entries(lifecycleHeaders(entry, now))));
+  return headers;
 }
 
 /** One request's facts, filled in as they become known: the log line and the metrics. */
@@ -118,7 +127,7 @@ export function handleRpc(rt: Runtime, req: IncomingMessage, res: ServerResponse
     log.deprecated = resolved.deprecated;
     res.setHeader('x-dl-api-version', String(resolved.version));
     if (resolved.deprecated) {
-      for (const [name, value] of Object.entries(lifecycleHeaders(resolved.entry, rt.clock()))) res.setHeader(name, value);
+      for (const [name, value] of deprecationHeaders(resolved.entry, rt.clock())) res.setHeader(name, value);
     }
     const plan = requirePlan(rt.plans, rt.contract, resolved.version, method);
     if (plan.unservable) {
@@ -130,7 +139,7 @@ export function handleRpc(rt: Runtime, req: IncomingMessage, res: ServerResponse
       });
     }
     readBody(req, rt.config.limits.bodyBytes)
-      .then((raw) => forward(rt, req, res, plan, raw, requestId, log, fail))
+      .then((raw) => forward(rt, req, res, plan, withoutBom(raw), requestId, log, fail))
       .catch((e: unknown) => {
         if (!isGatewayError(e) && req.destroyed) return; // the client left mid-body: nobody to answer
         fail(e);
@@ -154,11 +163,20 @@ async function forward(
   guardJson(raw, json, rt.config.limits.jsonDepth);
   const valid = validateRequest(plan, json);
   const backendHeaders = passThroughHeaders(req, requestId, plan.version);
+  // Calls a migration makes for this client end when the client goes away.
+  const gone = new AbortController();
+  res.once('close', () => {
+    if (!res.writableFinished) gone.abort();
+  });
+  let principal: string | undefined;
   const ctx: MigrationContext = {
     clientVersion: plan.version,
-    principal: plan.passThrough ? '' : principalOf(req),
+    // Hashing the credential costs a little: only migrations that key caches by caller pay it.
+    get principal() {
+      return (principal ??= principalOf(req));
+    },
     state: new Map(),
-    callBackend: (m, body) => rt.backend.call(m, body, backendHeaders),
+    callBackend: (m, body) => rt.backend.call(m, body, backendHeaders, gone.signal),
   };
   let body = raw;
   if (!plan.passThrough) {
@@ -184,7 +202,7 @@ async function forward(
     },
     onResponse: (upstream) => {
       log.upstreamMs = Math.round(performance.now() - upstreamStarted);
-      answer(rt, res, plan, upstream, ctx, requestId).catch((e: unknown) => {
+      answer(rt, res, plan, upstream, ctx).catch((e: unknown) => {
         upstream.destroy();
         fail(e);
       });
@@ -202,16 +220,18 @@ async function answer(
   plan: MethodPlan,
   upstream: IncomingMessage,
   ctx: MigrationContext,
-  requestId: string,
 ): Promise<void> {
   const status = upstream.statusCode ?? 502;
   if (!isJsonMediaType(upstream.headers['content-type'])) {
     throw broken(`content-type ${String(upstream.headers['content-type'] ?? 'none').slice(0, 80)}`);
   }
-  const ownHeaders = { 'x-dl-api-version': String(plan.version), 'x-request-id': requestId };
+  // The gateway's own headers are already on `res` (version, request id, lifecycle): the backend's copies go.
+  const headers = upstream.headers;
+  delete headers['x-dl-api-version'];
+  delete headers['x-request-id'];
   const success = status >= 200 && status < 300;
   if (!plan.checksResponse || !success) {
-    res.writeHead(status, { ...upstream.headers, ...headersOf(res), ...ownHeaders });
+    res.writeHead(status, headers);
     upstream.on('error', () => res.destroy());
     upstream.on('aborted', () => res.destroy());
     upstream.pipe(res);
@@ -228,33 +248,36 @@ async function answer(
   }
   const migrated = await translateResponse(plan, parsed, ctx);
   const text = JSON.stringify(migrated);
-  const headers: Record<string, string | string[] | number | undefined> = { ...upstream.headers, ...headersOf(res), ...ownHeaders };
-  delete headers['content-length'];
   delete headers['content-encoding'];
-  headers['content-length'] = Buffer.byteLength(text);
+  headers['content-length'] = String(Buffer.byteLength(text));
   res.writeHead(status, headers);
   res.end(text);
-}
-
-function headersOf(res: ServerResponse): Record<string, string | string[] | number | undefined> {
-  return res.getHeaders() as Record<string, string | string[] | number | undefined>;
 }
 
 function readUpstream(upstream: IncomingMessage, limit: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    let settled = false;
+    // The first outcome wins: destroy() below fires 'aborted' synchronously, which must not mask the limit.
+    const fail = (error: GatewayError) => {
+      if (settled) return;
+      settled = true;
+      reject(error);
+    };
     upstream.on('data', (c: Buffer) => {
       size += c.length;
       if (size > limit) {
+        fail(broken(`the answer exceeds the ${limit}-byte limit for checked responses`));
         upstream.destroy();
-        reject(broken(`the answer exceeds the ${limit}-byte limit for checked responses`));
       } else chunks.push(c);
     });
-    upstream.on('end', () => resolve(Buffer.concat(chunks, size)));
-    upstream.on('error', () => reject(broken('the connection broke mid-answer')));
-    upstream.on('aborted', () => reject(broken('the connection broke mid-answer')));
+    upstream.on('end', () => {
+      if (settled) return;
+      settled = true;
+      resolve(Buffer.concat(chunks, size));
+    });
+    upstream.on('error', () => fail(broken('the connection broke mid-answer')));
+    upstream.on('aborted', () => fail(broken('the connection broke mid-answer')));
   });
 }
-
-export type { Json };

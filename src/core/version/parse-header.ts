@@ -19,7 +19,8 @@ export function parseVersionHeader(raw: string | readonly string[] | undefined):
   if (typeof raw !== 'string') {
     return raw.length === 1 ? parseVersionHeader(raw[0]) : { ok: false, reason: 'multiple', received: raw.join(', ') };
   }
-  const value = raw.trim();
+  // Only HTTP's optional whitespace (SP, HTAB) is trimmed; String#trim would also accept U+00A0 and friends.
+  const value = raw.replace(/^[ \t]+|[ \t]+$/g, '');
   if (value === '') return { ok: false, reason: 'missing' };
   if (value.includes(',')) return { ok: false, reason: 'multiple', received: value };
   if (value === 'latest') return { ok: true, requested: 'latest', received: value };
