@@ -66,9 +66,13 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
           const ex = exchanges.get(req);
           if (!ex) return proxyReq.destroy();
           ex.upstreamRequest = proxyReq;
-          for (const name of [...HOP_BY_HOP, ...OWNED_UPSTREAM, ...connectionListed(req.headers)]) {
+          // http-proxy copied the client's headers: drop the hop-by-hop and gateway-owned ones it sent.
+          const listed = connectionListed(req.headers);
+          for (const name of Object.keys(req.headers)) {
             // Host is the upstream's own (changeOrigin); a client cannot make it hop-by-hop.
-            if (name !== 'host') proxyReq.removeHeader(name);
+            if ((HOP_BY_HOP.has(name) || OWNED_UPSTREAM.has(name) || listed.includes(name)) && name !== 'host') {
+              proxyReq.removeHeader(name);
+            }
           }
           if (ex.identityEncoding) proxyReq.setHeader('accept-encoding', 'identity');
           for (const [name, value] of Object.entries(ex.headers)) proxyReq.setHeader(name, value);
