@@ -122,12 +122,13 @@ export function handleRpc(rt: Runtime, req: IncomingMessage, res: ServerResponse
     if (req.method !== 'POST') {
       throw new GatewayError('METHOD_NOT_ALLOWED', `use POST for /rpc/${method}`, { method: req.method ?? '' });
     }
-    const resolved = resolveVersion(req.headers['x-dl-api-version'], rt.calendar, rt.clock(), Math.random());
+    const now = rt.clock();
+    const resolved = resolveVersion(req.headers['x-dl-api-version'], rt.calendar, now, Math.random());
     log.version = resolved.version;
     log.deprecated = resolved.deprecated;
     res.setHeader('x-dl-api-version', String(resolved.version));
     if (resolved.deprecated) {
-      for (const [name, value] of deprecationHeaders(resolved.entry, rt.clock())) res.setHeader(name, value);
+      for (const [name, value] of deprecationHeaders(resolved.entry, now)) res.setHeader(name, value);
     }
     const plan = requirePlan(rt.plans, rt.contract, resolved.version, method);
     if (plan.unservable) {
