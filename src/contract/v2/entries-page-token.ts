@@ -41,14 +41,18 @@ export function entriesPageToken(deps: ContractDeps): CustomChange {
   async function tokenFor(query: Json, queryKey: string, page: number, ctx: MigrationContext) {
     let from = page;
     let token: string | undefined;
-    while (from > 0 && (token = deps.pageTokens.get(tokenKey(queryKey, from))) === undefined) from--;
-    if (page - from > MAX_PAGE_WALK) {
-      throw new GatewayError(
+    // Look back for the nearest cached token, at most MAX_PAGE_WALK pages: bounded whatever `page` is.
+    const tooFar = () =>
+      new GatewayError(
         'VERSION_TRANSLATION_FAILED',
         `page ${page} is more than ${MAX_PAGE_WALK} pages past the last page this client visited; page forward sequentially or use version 2 page tokens`,
         { field: 'page', page, maxJump: MAX_PAGE_WALK },
       );
+    for (; from > 0; from--) {
+      if (page - from > MAX_PAGE_WALK) throw tooFar();
+      if ((token = deps.pageTokens.get(tokenKey(queryKey, from))) !== undefined) break;
     }
+    if (page - from > MAX_PAGE_WALK) throw tooFar();
     for (let at = from; at < page; at++) {
       const answer = await ctx.callBackend('getEntries', { ...query, ...(token && { pageToken: token }) });
       const next = answer.nextPageToken;
@@ -79,6 +83,9 @@ export function entriesPageToken(deps: ContractDeps): CustomChange {
         }
         // No page is page 0; its answer's nextPageToken is remembered as page 1's token all the same.
         const pageNumber = typeof page === 'number' ? page : 0;
+        if (!Number.isSafeInteger(pageNumber) || pageNumber < 0) {
+          throw new GatewayError('VERSION_TRANSLATION_FAILED', 'page must be a non-negative integer', { field: 'page', page });
+        }
         const queryKey = `${ctx.principal}:${createHash('sha256').update(JSON.stringify(query)).digest('base64url').slice(0, 22)}`;
         const { token, beyondEnd } = await tokenFor(query, queryKey, pageNumber, ctx);
         const state: PageState = { queryKey, page: pageNumber, beyondEnd };
