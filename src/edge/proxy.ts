@@ -19,6 +19,8 @@ export interface Exchange {
   readonly identityEncoding: boolean;
   readonly onResponse: (upstream: IncomingMessage) => void;
   readonly onError: (error: GatewayError) => void;
+  /** Aborted when the client goes away before its answer is complete. */
+  readonly clientGone: AbortSignal;
   /** Set when our deadline fired; the proxy error that follows is then a timeout, not a failure. */
   timedOut?: boolean;
   upstreamRequest?: ClientRequest;
@@ -119,12 +121,14 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
       // The upstream path is built from the validated method name only, never from the raw URL.
       req.url = `${basePath}/rpc/${exchange.method}`;
       // A client that goes away cancels its upstream request (HPM#782).
-      res.once('close', () => {
-        if (!res.writableFinished) {
+      exchange.clientGone.addEventListener(
+        'abort',
+        () => {
           clearTimeout(exchange.timer);
           exchange.upstreamRequest?.destroy();
-        }
-      });
+        },
+        { once: true },
+      );
       void middleware(req, res, (err?: unknown) => {
         exchange.onError(
           new GatewayError('UPSTREAM_UNAVAILABLE', 'the request could not be forwarded', {

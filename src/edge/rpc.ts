@@ -164,7 +164,7 @@ async function forward(
   guardJson(raw, json, rt.config.limits.jsonDepth);
   const valid = validateRequest(plan, json);
   const backendHeaders = passThroughHeaders(req, requestId, plan.version);
-  // Calls a migration makes for this client end when the client goes away.
+  // One signal for "the client went away": it ends a migration's backend calls and the forwarded request.
   const gone = new AbortController();
   res.once('close', () => {
     if (!res.writableFinished) gone.abort();
@@ -188,6 +188,7 @@ async function forward(
   if (res.destroyed) return;
   const upstreamStarted = performance.now();
   rt.forwarder.forward(req, res, {
+    clientGone: gone.signal,
     method: plan.upstreamMethod,
     body,
     headers: {
