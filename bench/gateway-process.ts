@@ -83,8 +83,9 @@ const stats = () => {
     inFlight: gateway.runtime().inFlight(),
     /** Client connections the gateway accepted since it started. */
     clientConnections,
-    sockets: Object.values(runtime.forwarder.agent.sockets).reduce((n, list) => n + (list?.length ?? 0), 0),
-    freeSockets: Object.values(runtime.forwarder.agent.freeSockets).reduce((n, list) => n + (list?.length ?? 0), 0),
+    // The upstream pool: connections busy with a request, and idle ones kept alive.
+    sockets: runtime.forwarder.pool.stats.connected - runtime.forwarder.pool.stats.free,
+    freeSockets: runtime.forwarder.pool.stats.free,
   };
 };
 

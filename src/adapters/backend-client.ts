@@ -1,12 +1,12 @@
 // Calls the latest-only backend from inside the gateway: migrations' lookups and the readiness probe.
 
-import { request, type Agent } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import type { Dispatcher } from 'undici';
 import { BackendCallError, GatewayError } from '../core/errors.js';
 
 export interface BackendClientOptions {
   readonly baseUrl: string;
-  readonly agent: Agent;
+  /** The runtime's connection pool to the backend (shared with the forwarder). */
+  readonly dispatcher: Dispatcher;
   readonly timeoutMs: number;
   readonly headVersion: number;
 }
@@ -22,79 +22,70 @@ const MAX_ANSWER_BYTES = 10 * 1024 * 1024;
 export function createBackendClient(options: BackendClientOptions) {
   const base = new URL(options.baseUrl);
   const basePath = base.pathname.replace(/\/+$/, '');
-  const send = base.protocol === 'https:' ? httpsRequest : request;
+  const timeout = () =>
+    new GatewayError('UPSTREAM_TIMEOUT', `the backend did not answer within ${options.timeoutMs} ms`, {
+      timeoutMs: options.timeoutMs,
+    });
 
-  function exchange(
+  async function exchange(
     method: 'GET' | 'POST',
     path: string,
     headers: Record<string, string>,
     payload?: string,
     signal?: AbortSignal,
   ): Promise<BackendAnswer> {
-    return new Promise((resolve, reject) => {
-      if (signal?.aborted) {
-        reject(upstreamBroken('the client went away'));
-        return;
-      }
-      const req = send(
-        {
-          protocol: base.protocol,
-          hostname: base.hostname,
-          port: base.port,
-          path: basePath + path,
-          method,
-          agent: options.agent,
-          headers: {
-            ...headers,
-            'x-dl-api-version': String(options.headVersion),
-            ...(payload !== undefined && {
-              'content-type': 'application/json',
-              'content-length': String(Buffer.byteLength(payload)),
-            }),
-          },
+    if (signal?.aborted) throw upstreamBroken('the client went away');
+    // One deadline for the whole call, body included; a client that goes away cancels the calls made on its behalf.
+    const stop = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      stop.abort(new Error('backend call deadline exceeded'));
+    }, options.timeoutMs);
+    const onAbort = () => stop.abort(new Error('the client went away'));
+    signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      const answer = await options.dispatcher.request({
+        origin: base.origin,
+        method,
+        path: basePath + path,
+        headers: {
+          ...headers,
+          'x-dl-api-version': String(options.headVersion),
+          ...(payload !== undefined && { 'content-type': 'application/json' }),
         },
-        (res) => {
-          const chunks: Buffer[] = [];
-          let size = 0;
-          res.on('data', (c: Buffer) => {
-            size += c.length;
-            if (size > MAX_ANSWER_BYTES) req.destroy(new Error('backend answer too large'));
-            else chunks.push(c);
-          });
-          res.on('end', () => {
-            clearTimeout(timer);
-            const text = Buffer.concat(chunks).toString('utf8');
-            let body: unknown = null;
-            try {
-              body = text ? JSON.parse(text) : null;
-            } catch {
-              reject(upstreamBroken('the backend answered with a body that is not JSON'));
-              return;
-            }
-            resolve({ status: res.statusCode ?? 0, headers: res.headers, body });
-          });
-          res.on('error', (e) => reject(timedOut ? timeout() : upstreamBroken(e.message)));
-        },
-      );
-      let timedOut = false;
-      const timer = setTimeout(() => {
-        timedOut = true;
-        req.destroy();
-      }, options.timeoutMs);
-      const timeout = () =>
-        new GatewayError('UPSTREAM_TIMEOUT', `the backend did not answer within ${options.timeoutMs} ms`, {
-          timeoutMs: options.timeoutMs,
-        });
-      // A client that goes away cancels the calls made on its behalf.
-      const onAbort = () => req.destroy(new Error('the client went away'));
-      signal?.addEventListener('abort', onAbort, { once: true });
-      req.on('close', () => signal?.removeEventListener('abort', onAbort));
-      req.on('error', (e: Error & { code?: string }) => {
-        clearTimeout(timer);
-        reject(timedOut ? timeout() : upstreamBroken(e.code ?? e.message));
+        body: payload,
+        signal: stop.signal,
+        idempotent: method === 'GET',
       });
-      req.end(payload);
-    });
+      const chunks: Buffer[] = [];
+      let size = 0;
+      for await (const chunk of answer.body as AsyncIterable<Buffer>) {
+        size += chunk.length;
+        if (size > MAX_ANSWER_BYTES) {
+          answer.body.destroy();
+          throw upstreamBroken('backend answer too large');
+        }
+        chunks.push(chunk);
+      }
+      const text = Buffer.concat(chunks, size).toString('utf8');
+      let body: unknown = null;
+      try {
+        body = text ? JSON.parse(text) : null;
+      } catch {
+        throw upstreamBroken('the backend answered with a body that is not JSON');
+      }
+      return { status: answer.statusCode, headers: answer.headers, body };
+    } catch (e) {
+      if (e instanceof GatewayError) throw e;
+      if (timedOut) throw timeout();
+      if (signal?.aborted) throw upstreamBroken('the client went away');
+      const err = e as Error & { code?: string };
+      throw upstreamBroken(err.code === 'UND_ERR_SOCKET' ? 'ECONNRESET' : (err.code ?? err.message));
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+    }
   }
 
   return {

@@ -1,6 +1,6 @@
 // `check-contract` and `translate`: the contract's rules, and what an old request becomes at the latest version.
 
-import { Agent } from 'node:http';
+import { Pool } from 'undici';
 import { createBackendClient } from '../adapters/backend-client.js';
 import { createLegacyKeyResolver } from '../adapters/legacy-key-resolver.js';
 import { createPageTokenCache } from '../adapters/page-token-cache.js';
@@ -50,10 +50,11 @@ export interface TranslateArgs {
 export async function runTranslate(io: Output, args: TranslateArgs): Promise<number> {
   const prefixes = args.configPath ? { ...loadConfigFile(args.configPath, {}).config.legacyKeys.prefixes } : {};
   const contract = loadContract(createShippedContract(offlineDeps(prefixes)));
-  const agent = new Agent({ keepAlive: false });
-  const backend = args.upstream
-    ? createBackendClient({ baseUrl: args.upstream, agent, timeoutMs: 10_000, headVersion: contract.head })
-    : undefined;
+  const pool = args.upstream ? new Pool(new URL(args.upstream).origin) : undefined;
+  const backend =
+    args.upstream && pool
+      ? createBackendClient({ baseUrl: args.upstream, dispatcher: pool, timeoutMs: 10_000, headVersion: contract.head })
+      : undefined;
   const ctx: MigrationContext = {
     clientVersion: args.from,
     principal: 'cli',
@@ -85,6 +86,6 @@ export async function runTranslate(io: Output, args: TranslateArgs): Promise<num
     else throw e;
     return 1;
   } finally {
-    agent.destroy();
+    await pool?.destroy();
   }
 }

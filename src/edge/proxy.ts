@@ -1,35 +1,42 @@
-// The forwarder: one http-proxy-middleware instance per runtime, owning what http-proxy gets wrong.
+// The forwarder: one undici connection pool per runtime generation, and one dispatch per request.
 //
-// Per-request data travels in a WeakMap keyed by the request. Responses are self-handled so that one
-// code path decides between streaming and checking; http-proxy's own timeout is not used because it
-// cannot be told apart from a reset (node-http-proxy#1331).
+// undici's low-level dispatch API is used rather than http.request or http-proxy-middleware: the
+// benchmark (BENCHMARKS.md) measured a minimal http-proxy-middleware proxy at about 1.3× the CPU per
+// request of a bare node:http proxy, and undici's client below it, which leaves room for the gateway's
+// own work. What a proxy must own is here: our deadline covers the whole answer and tells a timeout
+// (504) from a failure (502); a client that leaves cancels its upstream request; writes are never
+// retried; hop-by-hop headers of the answer are dropped.
 
-import { Agent, type ClientRequest, type IncomingMessage, type ServerResponse } from 'node:http';
-import { Agent as HttpsAgent } from 'node:https';
-import { createProxyMiddleware } from 'http-proxy-middleware';
+import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
+import { type Dispatcher, Pool } from 'undici';
 import { GatewayError } from '../core/errors.js';
-import { HOP_BY_HOP, OWNED_UPSTREAM, connectionListed } from './headers.js';
+import { HOP_BY_HOP, connectionListed } from './headers.js';
 
 export interface Exchange {
+  /** The upstream method name (validated by the caller): the path is built from it alone. */
   readonly method: string;
   readonly body: Buffer;
-  /** Headers to set on the upstream request after the client's owned/hop-by-hop ones are dropped. */
-  readonly headers: Readonly<Record<string, string>>;
-  /** Drop the client's Accept-Encoding so a buffered (checked) answer comes back uncompressed. */
-  readonly identityEncoding: boolean;
-  readonly onResponse: (upstream: IncomingMessage) => void;
-  readonly onError: (error: GatewayError) => void;
+  /** The complete upstream request headers (the caller dropped the client's hop-by-hop and owned ones). */
+  readonly headers: Readonly<Record<string, string | string[]>>;
   /** Aborted when the client goes away before its answer is complete. */
   readonly clientGone: AbortSignal;
-  /** Set when our deadline fired; the proxy error that follows is then a timeout, not a failure. */
-  timedOut?: boolean;
-  upstreamRequest?: ClientRequest;
-  timer?: NodeJS.Timeout;
+  /**
+   * The answer's status and headers are in (hop-by-hop headers removed). Return the client's response,
+   * its head already written, to stream the body there; or a byte limit to buffer the body for onBody.
+   * A throw refuses the answer: the upstream request is cancelled and onError gets the error.
+   */
+  onHead(status: number, headers: IncomingHttpHeaders): ServerResponse | number;
+  /** The buffered body, complete and within the limit. */
+  onBody(body: Buffer): void;
+  /** The exchange failed. When the answer was already streaming, the client's response has been cut. */
+  onError(error: unknown): void;
 }
 
 export interface Forwarder {
-  forward(req: IncomingMessage, res: ServerResponse, exchange: Exchange): void;
-  readonly agent: Agent;
+  forward(exchange: Exchange): void;
+  /** The pool the backend client shares (migrations' lookups, readiness). */
+  readonly pool: Pool;
+  /** Cuts every upstream connection at once. */
   close(): void;
 }
 
@@ -40,105 +47,162 @@ export interface ForwarderOptions {
   readonly keepAliveMs: number;
 }
 
+const broken = (reason: string) =>
+  new GatewayError('UPSTREAM_UNAVAILABLE', 'the backend could not be reached or answered with a broken response', { reason });
+
+/** undici's error codes, in the words of the socket errors operators know. */
+function reasonOf(err: Error & { code?: string }): string {
+  if (err.code === 'UND_ERR_SOCKET') return 'ECONNRESET';
+  return err.code ?? err.message;
+}
+
 export function createForwarder(options: ForwarderOptions): Forwarder {
   const target = new URL(options.target);
   const basePath = target.pathname.replace(/\/+$/, '');
-  const AgentClass = target.protocol === 'https:' ? HttpsAgent : Agent;
-  // Without an agent http-proxy sends Connection: close upstream (node-http-proxy#929).
-  const agent = new AgentClass({
-    keepAlive: true,
-    keepAliveMsecs: 1000,
-    maxSockets: options.maxSockets,
-    maxFreeSockets: Math.min(options.maxSockets, 64),
-    timeout: options.keepAliveMs,
-    scheduling: 'lifo',
+  const pool = new Pool(target.origin, {
+    connections: options.maxSockets,
+    pipelining: 1,
+    keepAliveTimeout: options.keepAliveMs,
+    keepAliveMaxTimeout: options.keepAliveMs,
+    // Our own deadline covers the whole exchange (below); undici's idle timers would only duplicate it.
+    headersTimeout: 0,
+    bodyTimeout: 0,
+    connect: { timeout: options.timeoutMs },
   });
-  const exchanges = new WeakMap<IncomingMessage, Exchange>();
-
-  const middleware = createProxyMiddleware<IncomingMessage, ServerResponse>({
-    target: `${target.protocol}//${target.host}`,
-    agent,
-    changeOrigin: true,
-    selfHandleResponse: true,
-    xfwd: false,
-    ejectPlugins: true,
-    plugins: [
-      (proxy) => {
-        proxy.on('proxyReq', (proxyReq: ClientRequest, req: IncomingMessage) => {
-          const ex = exchanges.get(req);
-          if (!ex) return proxyReq.destroy();
-          ex.upstreamRequest = proxyReq;
-          // http-proxy copied the client's headers: drop the hop-by-hop and gateway-owned ones it sent.
-          const listed = connectionListed(req.headers);
-          for (const name of Object.keys(req.headers)) {
-            // Host is the upstream's own (changeOrigin); a client cannot make it hop-by-hop.
-            if ((HOP_BY_HOP.has(name) || OWNED_UPSTREAM.has(name) || listed.includes(name)) && name !== 'host') {
-              proxyReq.removeHeader(name);
-            }
-          }
-          if (ex.identityEncoding) proxyReq.setHeader('accept-encoding', 'identity');
-          for (const [name, value] of Object.entries(ex.headers)) proxyReq.setHeader(name, value);
-          proxyReq.setHeader('content-length', ex.body.length);
-          // The client's body was read already; http-proxy's pipe of the ended request ends proxyReq.
-          proxyReq.write(ex.body);
-          ex.timer = setTimeout(() => {
-            ex.timedOut = true;
-            proxyReq.destroy(new Error('upstream deadline exceeded'));
-          }, options.timeoutMs);
-          ex.timer.unref();
-        });
-        proxy.on('proxyRes', (proxyRes: IncomingMessage, req: IncomingMessage) => {
-          const ex = exchanges.get(req);
-          if (!ex) return proxyRes.destroy();
-          // The deadline runs until the whole answer is in, so a trickling body is a timeout too.
-          proxyRes.once('end', () => clearTimeout(ex.timer));
-          proxyRes.once('close', () => clearTimeout(ex.timer));
-          for (const name of [...HOP_BY_HOP, ...connectionListed(proxyRes.headers)]) delete proxyRes.headers[name];
-          ex.onResponse(proxyRes);
-        });
-        proxy.on('error', (err: Error & { code?: string }, req: IncomingMessage) => {
-          const ex = exchanges.get(req);
-          if (!ex) return;
-          clearTimeout(ex.timer);
-          ex.onError(
-            ex.timedOut
-              ? new GatewayError('UPSTREAM_TIMEOUT', `the backend did not answer within ${options.timeoutMs} ms`, {
-                  timeoutMs: options.timeoutMs,
-                })
-              : new GatewayError('UPSTREAM_UNAVAILABLE', 'the backend could not be reached or answered with a broken response', {
-                  reason: err.code ?? 'UPSTREAM_ERROR',
-                }),
-          );
-        });
-      },
-    ],
-  });
+  const timeout = () =>
+    new GatewayError('UPSTREAM_TIMEOUT', `the backend did not answer within ${options.timeoutMs} ms`, {
+      timeoutMs: options.timeoutMs,
+    });
 
   return {
-    agent,
-    forward(req, res, exchange) {
-      exchanges.set(req, exchange);
-      // The upstream path is built from the validated method name only, never from the raw URL.
-      req.url = `${basePath}/rpc/${exchange.method}`;
-      // A client that goes away cancels its upstream request (HPM#782).
-      exchange.clientGone.addEventListener(
-        'abort',
-        () => {
-          clearTimeout(exchange.timer);
-          exchange.upstreamRequest?.destroy();
-        },
-        { once: true },
-      );
-      void middleware(req, res, (err?: unknown) => {
-        exchange.onError(
-          new GatewayError('UPSTREAM_UNAVAILABLE', 'the request could not be forwarded', {
-            reason: err instanceof Error ? err.message : 'unknown',
-          }),
+    pool,
+    forward(exchange) {
+      const handler = new Forwarding(exchange, timeout);
+      handler.timer = setTimeout(() => handler.expire(), options.timeoutMs);
+      exchange.clientGone.addEventListener('abort', () => handler.cancel(), { once: true });
+      try {
+        pool.dispatch(
+          {
+            origin: target.origin,
+            method: 'POST',
+            path: `${basePath}/rpc/${exchange.method}`,
+            headers: exchange.headers as Record<string, string | string[]>,
+            body: exchange.body,
+            // A POST that failed on a reused connection may have reached the backend: never replay it.
+            idempotent: false,
+          },
+          handler,
         );
-      });
+      } catch (e) {
+        handler.onResponseError(undefined, e as Error);
+      }
     },
     close() {
-      agent.destroy();
+      void pool.destroy().catch(() => {});
     },
   };
+}
+
+/** One request's dispatch handler: undici calls it with the answer's head, body chunks and end, or an error. */
+class Forwarding implements Dispatcher.DispatchHandler {
+  timer: NodeJS.Timeout | undefined;
+  private controller: Dispatcher.DispatchController | undefined;
+  private stopped: Error | undefined;
+  private timedOut = false;
+  private clientLeft = false;
+  private settled = false;
+  private sink: ServerResponse | undefined;
+  private limit = 0;
+  private chunks: Buffer[] = [];
+  private size = 0;
+
+  constructor(
+    private readonly exchange: Exchange,
+    private readonly timeout: () => GatewayError,
+  ) {}
+
+  /** Our deadline: the whole answer must be in by then, so a trickling body is a timeout too. */
+  expire(): void {
+    this.timedOut = true;
+    this.stop(new Error('upstream deadline exceeded'));
+  }
+
+  /** The client went away: nobody will read the answer, and there is nobody to report a failure to. */
+  cancel(): void {
+    this.clientLeft = true;
+    this.stop(new Error('the client went away'));
+  }
+
+  private stop(reason: Error): void {
+    if (this.settled) return;
+    this.stopped = reason;
+    // Aborting destroys the connection the request was on. (undici then opens one idle replacement,
+    // nodejs/undici#5845; the pool reuses it.) Before the request has a connection there is no
+    // controller yet: onRequestStart aborts it.
+    if (this.controller) this.controller.abort(reason);
+  }
+
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    this.controller = controller;
+    if (this.stopped) controller.abort(this.stopped);
+  }
+
+  onResponseStart(controller: Dispatcher.DispatchController, status: number, headers: IncomingHttpHeaders): void {
+    if (status < 200) return; // 1xx: the final answer follows
+    for (const name of connectionListed(headers)) delete headers[name];
+    for (const name of HOP_BY_HOP) delete headers[name];
+    let next: ServerResponse | number;
+    try {
+      next = this.exchange.onHead(status, headers);
+    } catch (e) {
+      this.settle();
+      controller.abort(e as Error);
+      this.exchange.onError(e);
+      return;
+    }
+    if (typeof next === 'number') this.limit = next;
+    else this.sink = next;
+  }
+
+  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    const sink = this.sink;
+    if (sink) {
+      if (!sink.write(chunk)) {
+        controller.pause();
+        sink.once('drain', () => controller.resume());
+      }
+      return;
+    }
+    this.size += chunk.length;
+    if (this.size > this.limit) {
+      const error = broken(`the answer exceeds the ${this.limit}-byte limit for checked responses`);
+      this.settle();
+      controller.abort(error);
+      this.exchange.onError(error);
+      return;
+    }
+    this.chunks.push(chunk);
+  }
+
+  onResponseEnd(): void {
+    if (this.settled) return;
+    this.settle();
+    if (this.sink) this.sink.end();
+    else this.exchange.onBody(this.chunks.length === 1 ? (this.chunks[0] as Buffer) : Buffer.concat(this.chunks, this.size));
+  }
+
+  onResponseError(_controller: Dispatcher.DispatchController | undefined, err: Error & { code?: string }): void {
+    if (this.settled) return;
+    this.settle();
+    // An answer that was streaming cannot be turned into an error any more: cut it, so that the client
+    // sees a truncated response rather than a complete-looking one.
+    if (this.sink) this.sink.destroy();
+    if (this.clientLeft) return;
+    this.exchange.onError(this.timedOut ? this.timeout() : broken(reasonOf(err)));
+  }
+
+  private settle(): void {
+    this.settled = true;
+    clearTimeout(this.timer);
+  }
 }

@@ -1,7 +1,7 @@
 // The hot path: POST /rpc/<method> → resolve version → validate → translate → forward → answer.
 
 import { createHash } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { BackendCallError, GatewayError, isGatewayError } from '../core/errors.js';
 import type { Json, MigrationContext } from '../core/contract/types.js';
 import type { CalendarEntry } from '../core/lifecycle/calendar.js';
@@ -12,7 +12,7 @@ import { resolveVersion } from '../core/version/resolve.js';
 import { parseJson, readBody, withoutBom } from './body.js';
 import { guardJson } from './json-guard.js';
 import { clientIdOf } from './client-id.js';
-import { isJsonMediaType, requestIdOf } from './headers.js';
+import { HOP_BY_HOP, OWNED_UPSTREAM, connectionListed, isJsonMediaType, requestIdOf } from './headers.js';
 import { sendProblem } from './problem.js';
 import type { Runtime } from './runtime.js';
 
@@ -187,61 +187,82 @@ async function forward(
   }
   if (res.destroyed) return;
   const upstreamStarted = performance.now();
-  rt.forwarder.forward(req, res, {
+  let status = 0;
+  let answerHeaders: IncomingHttpHeaders = {};
+  rt.forwarder.forward({
     clientGone: gone.signal,
     method: plan.upstreamMethod,
     body,
-    headers: {
-      'x-dl-api-version': String(rt.contract.head),
-      'x-dl-client-api-version': String(plan.version),
-      'x-request-id': requestId,
-      'content-type': 'application/json',
-    },
-    identityEncoding: plan.checksResponse,
-    onError: (error) => {
+    headers: upstreamHeaders(req, rt.contract.head, plan, requestId),
+    onHead: (upstreamStatus, headers) => {
       log.upstreamMs = Math.round(performance.now() - upstreamStarted);
+      status = upstreamStatus;
+      answerHeaders = headers;
+      return head(rt, res, plan, upstreamStatus, headers);
+    },
+    onBody: (raw) => {
+      checked(res, plan, status, answerHeaders, raw, ctx).catch(fail);
+    },
+    onError: (error) => {
+      log.upstreamMs ??= Math.round(performance.now() - upstreamStarted);
       fail(error);
     },
-    onResponse: (upstream) => {
-      log.upstreamMs = Math.round(performance.now() - upstreamStarted);
-      answer(rt, res, plan, upstream, ctx).catch((e: unknown) => {
-        upstream.destroy();
-        fail(e);
-      });
-    },
   });
+}
+
+/**
+ * The request headers the backend gets: the client's, minus hop-by-hop, Connection-listed and
+ * gateway-owned ones, plus the gateway's own. Host is the backend's (the connection's origin).
+ */
+function upstreamHeaders(req: IncomingMessage, head: number, plan: MethodPlan, requestId: string): Record<string, string | string[]> {
+  const listed = req.headers.connection === undefined ? undefined : connectionListed(req.headers);
+  const out: Record<string, string | string[]> = {};
+  for (const name in req.headers) {
+    if (HOP_BY_HOP.has(name) || OWNED_UPSTREAM.has(name) || name === 'host' || listed?.includes(name)) continue;
+    const value = req.headers[name];
+    if (value !== undefined) out[name] = value;
+  }
+  // A buffered (checked) answer must come back uncompressed.
+  if (plan.checksResponse) out['accept-encoding'] = 'identity';
+  out['x-dl-api-version'] = String(head);
+  out['x-dl-client-api-version'] = String(plan.version);
+  out['x-request-id'] = requestId;
+  out['content-type'] = 'application/json';
+  return out;
 }
 
 const broken = (reason: string) =>
   new GatewayError('UPSTREAM_UNAVAILABLE', 'the backend answered with a broken response', { reason });
 
-/** Streams the backend's answer, or buffers, guards and migrates it down when the plan checks responses. */
-async function answer(
-  rt: Runtime,
-  res: ServerResponse,
-  plan: MethodPlan,
-  upstream: IncomingMessage,
-  ctx: MigrationContext,
-): Promise<void> {
-  const status = upstream.statusCode ?? 502;
-  if (!isJsonMediaType(upstream.headers['content-type'])) {
-    throw broken(`content-type ${String(upstream.headers['content-type'] ?? 'none').slice(0, 80)}`);
+/**
+ * The backend's answer head is in: stream it to the client (returns the response, head written), or, when
+ * the plan checks responses, return how many bytes may be buffered for `checked`.
+ */
+function head(rt: Runtime, res: ServerResponse, plan: MethodPlan, status: number, headers: IncomingHttpHeaders): ServerResponse | number {
+  if (!isJsonMediaType(headers['content-type'])) {
+    throw broken(`content-type ${String(headers['content-type'] ?? 'none').slice(0, 80)}`);
   }
   // The gateway's own headers are already on `res` (version, request id, lifecycle): the backend's copies go.
-  const headers = upstream.headers;
   delete headers['x-dl-api-version'];
   delete headers['x-request-id'];
-  const success = status >= 200 && status < 300;
-  if (!plan.checksResponse || !success) {
+  if (!plan.checksResponse || status < 200 || status >= 300) {
     res.writeHead(status, headers);
-    upstream.on('error', () => res.destroy());
-    upstream.on('aborted', () => res.destroy());
-    upstream.pipe(res);
-    return;
+    return res;
   }
-  const encoding = upstream.headers['content-encoding'];
+  const encoding = headers['content-encoding'];
   if (encoding && encoding !== 'identity') throw broken(`unexpected content-encoding ${encoding}`);
-  const raw = await readUpstream(upstream, rt.config.limits.responseBytes);
+  return rt.config.limits.responseBytes;
+}
+
+/** A buffered answer: guarded against objects newer than the client's version and migrated down. */
+async function checked(
+  res: ServerResponse,
+  plan: MethodPlan,
+  status: number,
+  headers: IncomingHttpHeaders,
+  raw: Buffer,
+  ctx: MigrationContext,
+): Promise<void> {
   let parsed: unknown;
   try {
     parsed = JSON.parse(raw.toString('utf8'));
@@ -249,37 +270,10 @@ async function answer(
     throw broken('the body is not valid JSON');
   }
   const migrated = await translateResponse(plan, parsed, ctx);
+  if (res.destroyed) return;
   const text = JSON.stringify(migrated);
   delete headers['content-encoding'];
   headers['content-length'] = String(Buffer.byteLength(text));
   res.writeHead(status, headers);
   res.end(text);
-}
-
-function readUpstream(upstream: IncomingMessage, limit: number): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let settled = false;
-    // The first outcome wins: destroy() below fires 'aborted' synchronously, which must not mask the limit.
-    const fail = (error: GatewayError) => {
-      if (settled) return;
-      settled = true;
-      reject(error);
-    };
-    upstream.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size > limit) {
-        fail(broken(`the answer exceeds the ${limit}-byte limit for checked responses`));
-        upstream.destroy();
-      } else chunks.push(c);
-    });
-    upstream.on('end', () => {
-      if (settled) return;
-      settled = true;
-      resolve(Buffer.concat(chunks, size));
-    });
-    upstream.on('error', () => fail(broken('the connection broke mid-answer')));
-    upstream.on('aborted', () => fail(broken('the connection broke mid-answer')));
-  });
 }

@@ -83,7 +83,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     if (problems.length) throw new ConfigError(source, problems);
     const backend = createBackendClient({
       baseUrl: options.upstreamUrl,
-      agent: forwarder.agent,
+      dispatcher: forwarder.pool,
       timeoutMs: config.upstream.timeoutMs,
       headVersion: contract.head,
     });

@@ -30,6 +30,8 @@ export interface FaultUpstream {
   readonly mode: FaultMode;
   /** TCP connections accepted so far. */
   readonly connections: number;
+  /** Connections still open that have carried at least one request. */
+  readonly openUsed: number;
   /** Requests fully received so far, oldest first. */
   readonly requests: readonly ReceivedRequest[];
   /** Emits 'request' (ReceivedRequest) when a request has fully arrived and 'socket-close' when a connection ends. */
@@ -117,7 +119,9 @@ export async function startFaultUpstream(mode: FaultMode, opts: FaultUpstreamOpt
   const events = new EventEmitter();
   let connections = 0;
 
+  const used = new Set<Socket>();
   const onRequest = (socket: Socket, request: ReceivedRequest): boolean => {
+    used.add(socket);
     requests.push(request);
     events.emit('request', request);
     switch (mode) {
@@ -156,6 +160,7 @@ export async function startFaultUpstream(mode: FaultMode, opts: FaultUpstreamOpt
     sockets.add(socket);
     socket.on('close', () => {
       sockets.delete(socket);
+      used.delete(socket);
       events.emit('socket-close');
     });
     socket.on('error', () => {
@@ -202,6 +207,9 @@ export async function startFaultUpstream(mode: FaultMode, opts: FaultUpstreamOpt
     events,
     get connections() {
       return connections;
+    },
+    get openUsed() {
+      return used.size;
     },
     get requests() {
       return requests.slice();

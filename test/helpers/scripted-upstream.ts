@@ -29,6 +29,8 @@ export interface ScriptedUpstream {
   /** Connections accepted, and connections currently open. */
   readonly connections: number;
   readonly open: number;
+  /** Connections still open that have carried at least one request. */
+  readonly openUsed: number;
   readonly events: EventEmitter;
   close(): Promise<void>;
 }
@@ -64,6 +66,7 @@ export async function startScriptedUpstream(script: Script): Promise<ScriptedUps
   const requests: ScriptedRequest[] = [];
   const events = new EventEmitter();
   let connections = 0;
+  const used = new Set<Socket>();
 
   const server: Server = createServer((socket) => {
     connections += 1;
@@ -72,6 +75,7 @@ export async function startScriptedUpstream(script: Script): Promise<ScriptedUps
     socket.on('close', () => {
       for (const t of timers) clearTimeout(t);
       sockets.delete(socket);
+      used.delete(socket);
       events.emit('socket-close');
     });
     socket.on('error', () => {
@@ -86,6 +90,7 @@ export async function startScriptedUpstream(script: Script): Promise<ScriptedUps
         if (!taken) break;
         buf = buf.subarray(taken.used);
         requests.push(taken.request);
+        used.add(socket);
         events.emit('request', taken.request);
         script({
           socket,
@@ -121,6 +126,9 @@ export async function startScriptedUpstream(script: Script): Promise<ScriptedUps
     },
     get open() {
       return sockets.size;
+    },
+    get openUsed() {
+      return used.size;
     },
     close() {
       closing ??= new Promise<void>((resolve) => {

@@ -28,6 +28,8 @@ interface Upstream {
   paths(): string[];
   /** Connections accepted minus connections closed. */
   open(): number;
+  /** Open connections that have carried a request. */
+  openUsed(): number;
   close(): Promise<void>;
 }
 
@@ -77,12 +79,12 @@ async function fault(mode: FaultMode, opts: Parameters<typeof startFaultUpstream
   const up = await startFaultUpstream(mode, opts);
   let closed = 0;
   up.events.on('socket-close', () => closed++);
-  return { url: up.url, paths: () => up.requests.map((r) => r.path), open: () => up.connections - closed, close: () => up.close() };
+  return { url: up.url, paths: () => up.requests.map((r) => r.path), open: () => up.connections - closed, openUsed: () => up.openUsed, close: () => up.close() };
 }
 
 async function scripted(script: Parameters<typeof startScriptedUpstream>[0]): Promise<Upstream> {
   const up = await startScriptedUpstream(script);
-  return { url: up.url, paths: () => up.requests.map((r) => r.path), open: () => up.open, close: () => up.close() };
+  return { url: up.url, paths: () => up.requests.map((r) => r.path), open: () => up.open, openUsed: () => up.openUsed, close: () => up.close() };
 }
 
 const streamedOr = (streamed: Outcome, checked: Outcome) => (call: Call) => (call.checked ? checked : streamed);
@@ -231,7 +233,12 @@ describe.each(FAULTS)('a backend that $name', (f) => {
     if (attempts > 0) expect(seen[0]).toBe(call.lookup ? '/rpc/resolveLegacyKey' : `/rpc/${call.method}`);
 
     // Nothing left waiting upstream after a timeout: the gateway closed the connection it gave up on.
-    if (f.slow) expect(await eventually(() => upstream.open() === 0, 1_000), 'upstream connections still open').toBe(true);
+    if (f.slow) {
+      expect(await eventually(() => upstream.openUsed() === 0, 1_000), 'the connection given up on is still open').toBe(true);
+      // undici (7.30) reconnects once after an aborted request and keeps that fresh connection idle in the
+      // pool (nodejs/undici#5845): at most one connection may stay, and it has carried no request.
+      expect(upstream.open()).toBeLessThanOrEqual(1);
+    }
   }
 
   it.each(CALLS)('gives $label a bounded, honest answer and makes one attempt upstream', check);
