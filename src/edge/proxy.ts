@@ -10,6 +10,7 @@
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import { type Dispatcher, Pool } from 'undici';
 import { GatewayError } from '../core/errors.js';
+import type { Departure } from './departure.js';
 import { HOP_BY_HOP, connectionListed } from './headers.js';
 
 export interface Exchange {
@@ -18,8 +19,8 @@ export interface Exchange {
   readonly body: Buffer;
   /** The complete upstream request headers (the caller dropped the client's hop-by-hop and owned ones). */
   readonly headers: Readonly<Record<string, string | string[]>>;
-  /** Aborted when the client goes away before its answer is complete. */
-  readonly clientGone: AbortSignal;
+  /** Tells when the client goes away before its answer is complete. */
+  readonly departure: Departure;
   /**
    * The answer's status and headers are in (hop-by-hop headers removed). Return the client's response,
    * its head already written, to stream the body there; or a byte limit to buffer the body for onBody.
@@ -79,7 +80,7 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
     forward(exchange) {
       const handler = new Forwarding(exchange, timeout);
       handler.timer = setTimeout(() => handler.expire(), options.timeoutMs);
-      exchange.clientGone.addEventListener('abort', () => handler.cancel(), { once: true });
+      exchange.departure.onGone(() => handler.cancel());
       try {
         pool.dispatch(
           {

@@ -13,6 +13,7 @@ import { parseJson, readBody, withoutBom } from './body.js';
 import { guardJson } from './json-guard.js';
 import { clientIdOf } from './client-id.js';
 import { HOP_BY_HOP, OWNED_UPSTREAM, connectionListed, isJsonMediaType, requestIdOf } from './headers.js';
+import { Departure } from './departure.js';
 import { sendProblem } from './problem.js';
 import type { Runtime } from './runtime.js';
 
@@ -70,14 +71,19 @@ export function handleRpc(rt: Runtime, req: IncomingMessage, res: ServerResponse
   const started = performance.now();
   const requestId = requestIdOf(req.headers);
   res.setHeader('x-request-id', requestId);
-  const log: RequestLog = { requestId, versionAsked: req.headers['x-dl-api-version'], client: clientIdOf(req.headers) };
+  const log: RequestLog = { requestId, versionAsked: req.headers['x-dl-api-version'], client: '' };
   if (rt.logger.isLevelEnabled('debug')) rt.logger.debug({ requestId, headers: req.headers, url: req.url }, 'request received');
   const done = rt.track();
+  const departure = new Departure();
   res.once('close', () => {
     done();
+    if (!res.writableFinished) departure.leave();
+    const logged = rt.logger.isLevelEnabled('info');
+    // Who called is only needed for the log line and deprecated-version metrics; it may cost a hash.
+    if (logged || log.deprecated) log.client = clientIdOf(req.headers);
     log.status = res.statusCode;
     log.durationMs = Math.round((performance.now() - started) * 100) / 100;
-    rt.logger.info(log, 'request');
+    if (logged) rt.logger.info(log, 'request');
     rt.metrics.recordRequest({
       version: log.version,
       method: log.known && log.method ? log.method : 'unknown',
@@ -140,7 +146,7 @@ export function handleRpc(rt: Runtime, req: IncomingMessage, res: ServerResponse
       });
     }
     readBody(req, rt.config.limits.bodyBytes)
-      .then((raw) => forward(rt, req, res, plan, withoutBom(raw), requestId, log, fail))
+      .then((raw) => forward(rt, req, res, plan, withoutBom(raw), requestId, log, departure, fail))
       .catch((e: unknown) => {
         if (!isGatewayError(e) && req.destroyed) return; // the client left mid-body: nobody to answer
         fail(e);
@@ -148,6 +154,28 @@ export function handleRpc(rt: Runtime, req: IncomingMessage, res: ServerResponse
   } catch (e) {
     fail(e);
   }
+}
+
+function migrationContext(
+  rt: Runtime,
+  req: IncomingMessage,
+  plan: MethodPlan,
+  requestId: string,
+  departure: Departure,
+): MigrationContext {
+  let principal: string | undefined;
+  let headers: Record<string, string> | undefined;
+  return {
+    clientVersion: plan.version,
+    // Hashing the credential costs a little: only migrations that key caches by caller pay it.
+    get principal() {
+      return (principal ??= principalOf(req));
+    },
+    state: new Map(),
+    // A client that goes away ends the calls made on its behalf.
+    callBackend: (m, body) =>
+      rt.backend.call(m, body, (headers ??= passThroughHeaders(req, requestId, plan.version)), departure.signal),
+  };
 }
 
 async function forward(
@@ -158,29 +186,16 @@ async function forward(
   raw: Buffer,
   requestId: string,
   log: RequestLog,
+  departure: Departure,
   fail: (e: unknown) => void,
 ): Promise<void> {
   const json = parseJson(raw);
   guardJson(raw, json, rt.config.limits.jsonDepth);
   const valid = validateRequest(plan, json);
-  const backendHeaders = passThroughHeaders(req, requestId, plan.version);
-  // One signal for "the client went away": it ends a migration's backend calls and the forwarded request.
-  const gone = new AbortController();
-  res.once('close', () => {
-    if (!res.writableFinished) gone.abort();
-  });
-  let principal: string | undefined;
-  const ctx: MigrationContext = {
-    clientVersion: plan.version,
-    // Hashing the credential costs a little: only migrations that key caches by caller pay it.
-    get principal() {
-      return (principal ??= principalOf(req));
-    },
-    state: new Map(),
-    callBackend: (m, body) => rt.backend.call(m, body, backendHeaders, gone.signal),
-  };
+  // Only plans that migrate something need a migration context (and may call the backend).
+  const ctx = plan.passThrough && !plan.checksResponse ? undefined : migrationContext(rt, req, plan, requestId, departure);
   let body = raw;
-  if (!plan.passThrough) {
+  if (ctx && !plan.passThrough) {
     const t0 = performance.now();
     body = Buffer.from(JSON.stringify(await translateRequest(plan, valid, ctx)));
     log.translateMs = Math.round((performance.now() - t0) * 100) / 100;
@@ -190,7 +205,7 @@ async function forward(
   let status = 0;
   let answerHeaders: IncomingHttpHeaders = {};
   rt.forwarder.forward({
-    clientGone: gone.signal,
+    departure,
     method: plan.upstreamMethod,
     body,
     headers: upstreamHeaders(req, rt.contract.head, plan, requestId),
@@ -201,7 +216,7 @@ async function forward(
       return head(rt, res, plan, upstreamStatus, headers);
     },
     onBody: (raw) => {
-      checked(res, plan, status, answerHeaders, raw, ctx).catch(fail);
+      checked(res, plan, status, answerHeaders, raw, ctx as MigrationContext).catch(fail);
     },
     onError: (error) => {
       log.upstreamMs ??= Math.round(performance.now() - upstreamStarted);

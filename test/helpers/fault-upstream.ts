@@ -108,7 +108,7 @@ async function freePortUrl(): Promise<string> {
 export async function startFaultUpstream(mode: FaultMode, opts: FaultUpstreamOptions = {}): Promise<FaultUpstream> {
   if (mode === 'refuse') {
     const url = await freePortUrl();
-    return { url, mode, connections: 0, requests: [], events: new EventEmitter(), close: () => Promise.resolve() };
+    return { url, mode, connections: 0, openUsed: 0, requests: [], events: new EventEmitter(), close: () => Promise.resolve() };
   }
 
   const delayMs = opts.delayMs ?? 0;
