@@ -11,6 +11,7 @@ import { parseConfig } from '../src/config/load.js';
 import { createShippedContract } from '../src/contract/index.js';
 import { createGateway } from '../src/edge/app.js';
 import { createRuntime } from '../src/edge/runtime.js';
+import { tuneHeap } from '../src/cli/heap.js';
 import { serveControl } from './control.js';
 
 // Import only the type from here: importing a value would run this module (and start a gateway).
@@ -26,6 +27,9 @@ export interface GatewayChildOptions {
 
 /** Inside v1's deprecation window of the calendar below (v2 released 2026-10-01, v1 sunset 2027-03-30). */
 const BENCH_NOW = new Date('2026-11-22T12:00:00Z');
+
+// As `serve` does in production.
+tuneHeap();
 
 const options = JSON.parse(process.argv[2] ?? '{}') as GatewayChildOptions;
 if (!options.upstream) throw new Error('gateway-process: missing {"upstream": URL}');

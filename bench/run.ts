@@ -37,6 +37,7 @@ const { values: flags } = parseArgs({
     'no-memory': { type: 'boolean', default: false },
     'no-nginx': { type: 'boolean', default: false },
     'gateway-log': { type: 'boolean', default: false },
+    'gateway-node-options': { type: 'string' },
     profile: { type: 'string' },
     tsx: { type: 'boolean', default: false },
     'rate-tool': { type: 'string', default: 'paced' },
@@ -270,7 +271,7 @@ async function main(): Promise<void> {
   const gatewayOptions: GatewayChildOptions = { upstream: backendUrl, ...GATEWAY_LIMITS, log: flags['gateway-log'] ? 'info' : 'silent' };
   const gateway = await startNodeChild('gateway', 'bench/gateway-process.ts', {
     compiledDir,
-    nodeArgs: ['--expose-gc'],
+    nodeArgs: ['--expose-gc', ...(flags['gateway-node-options']?.split(/\s+/).filter(Boolean) ?? [])],
     args: [JSON.stringify(gatewayOptions)],
   });
   children.push(gateway);

@@ -5,9 +5,11 @@ import { ConfigError, loadConfigFile } from '../config/load.js';
 import { ContractError } from '../core/contract/load.js';
 import { startReferenceBackendFromEnv } from '../reference-backend/index.js';
 import { calendarLines } from './calendar-table.js';
+import { tuneHeap } from './heap.js';
 import { runCheckContract, runTranslate } from './contract-commands.js';
 import { createLogger } from './logger.js';
 import { DEFAULT_CONFIG, serve } from './serve.js';
+
 
 const USAGE = `usage: dl-version-gateway <command>
 
@@ -38,6 +40,7 @@ async function main(argv: string[]): Promise<number> {
   const configPath = option(args, '--config') ?? process.env.GATEWAY_CONFIG ?? DEFAULT_CONFIG;
   switch (command) {
     case 'serve': {
+      tuneHeap();
       const logger = createLogger();
       try {
         const serving = await serve({ configPath, logger });
