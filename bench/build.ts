@@ -13,7 +13,7 @@ import ts from 'typescript';
 import { PROJECT_ROOT } from './control.js';
 
 /** The benchmark files that run in child processes (and what they import from bench/). */
-const BENCH_ENTRIES = ['bench/control.ts', 'bench/backend-process.ts', 'bench/bare-proxy.ts', 'bench/gateway-process.ts'];
+const BENCH_ENTRIES = ['bench/control.ts', 'bench/backend-process.ts', 'bench/bare-proxy.ts', 'bench/hpm-proxy.ts', 'bench/gateway-process.ts'];
 
 function tsFilesUnder(dir: string): string[] {
   const out: string[] = [];

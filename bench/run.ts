@@ -161,12 +161,13 @@ async function createBackendReport(backendUrl: string, clientVersion: number | u
   return res.json.id as string;
 }
 
-function makeTargets(urls: { backend: string; bare: string; gateway: string; nginx?: string | undefined }, reportId: string): Target[] {
+function makeTargets(urls: { backend: string; bare: string; hpm: string; gateway: string; nginx?: string | undefined }, reportId: string): Target[] {
   const get = JSON.stringify({ reportId });
   const direct = { ...JSON_HEADERS, 'x-dl-api-version': '2' };
   const targets: Target[] = [
     { name: 'backend', description: 'backend directly: getReport at v2', url: `${urls.backend}/rpc/getReport`, headers: direct, body: get },
     { name: 'bare-proxy', description: 'bare Node proxy → backend', url: `${urls.bare}/rpc/getReport`, headers: direct, body: get },
+    { name: 'hpm-proxy', description: 'the same on http-proxy-middleware (reference)', url: `${urls.hpm}/rpc/getReport`, headers: direct, body: get },
   ];
   if (urls.nginx) {
     targets.push({ name: 'nginx', description: 'nginx → backend', url: `${urls.nginx}/rpc/getReport`, headers: direct, body: get });
@@ -268,6 +269,8 @@ async function main(): Promise<void> {
   });
   const bare = await startNodeChild('bare-proxy', 'bench/bare-proxy.ts', { compiledDir, args: [backendUrl] });
   children.push(bare);
+  const hpm = await startNodeChild('hpm-proxy', 'bench/hpm-proxy.ts', { compiledDir, args: [backendUrl] });
+  children.push(hpm);
   const gatewayOptions: GatewayChildOptions = { upstream: backendUrl, ...GATEWAY_LIMITS, log: flags['gateway-log'] ? 'info' : 'silent' };
   const gateway = await startNodeChild('gateway', 'bench/gateway-process.ts', {
     compiledDir,
@@ -285,12 +288,12 @@ async function main(): Promise<void> {
     }
   }
 
-  const targets = makeTargets({ backend: backendUrl, bare: bare.ready.url as string, gateway: gatewayUrl, nginx: nginx?.url }, reportId);
+  const targets = makeTargets({ backend: backendUrl, bare: bare.ready.url as string, hpm: hpm.ready.url as string, gateway: gatewayUrl, nginx: nginx?.url }, reportId);
   await smokeCheck(targets, reportId);
   const byName = new Map(targets.map((t) => [t.name, t]));
   const target = (name: string) => byName.get(name) as Target;
   const servedBy = (name: string): Child | undefined =>
-    name.startsWith('gw-') ? gateway : name === 'backend' ? backend : name === 'bare-proxy' ? bare : undefined;
+    name.startsWith('gw-') ? gateway : name === 'backend' ? backend : name === 'bare-proxy' ? bare : name === 'hpm-proxy' ? hpm : undefined;
   const cpuOf = async (name: string): Promise<number | undefined> => {
     const child = servedBy(name);
     if (child) return child.call<number>('cpu');
@@ -308,7 +311,7 @@ async function main(): Promise<void> {
   if (profileRow) {
     const t = byName.get(profileRow);
     const proc = t ? servedBy(t.name) : undefined;
-    if (!t || !proc) throw new Error(`--profile: no profilable row ${profileRow} (rows: backend, bare-proxy, gw-latest, gw-v1-create, gw-v1-get)`);
+    if (!t || !proc) throw new Error(`--profile: no profilable row ${profileRow} (rows: backend, bare-proxy, hpm-proxy, gw-latest, gw-v1-create, gw-v1-get)`);
     progress(`warm-up ${t.name}`);
     await blast(t, { connections: CONNECTIONS, durationS: WARMUP_S });
     progress(`profiling ${proc.name} (pid ${proc.pid}) under ${t.name} for 10 s`);
