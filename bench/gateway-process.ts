@@ -87,9 +87,9 @@ const stats = () => {
     inFlight: gateway.runtime().inFlight(),
     /** Client connections the gateway accepted since it started. */
     clientConnections,
-    // The upstream pool: connections busy with a request, and idle ones kept alive.
-    sockets: runtime.forwarder.pool.stats.connected - runtime.forwarder.pool.stats.free,
-    freeSockets: runtime.forwarder.pool.stats.free,
+    // The upstream pool: open connections, and requests running on them.
+    upstreamConnected: runtime.forwarder.pool.stats.connected,
+    upstreamRunning: runtime.forwarder.pool.stats.running,
   };
 };
 

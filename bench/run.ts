@@ -98,8 +98,8 @@ interface GatewayStats {
   arrayBuffers: number;
   inFlight: number;
   clientConnections: number;
-  sockets: number;
-  freeSockets: number;
+  upstreamConnected: number;
+  upstreamRunning: number;
 }
 interface BackendStats {
   accepted: number;
@@ -597,7 +597,7 @@ async function memorySection(backend: Child, gateway: Child, backendUrl: string,
       `(${run.rps.toFixed(0)} req/s; ${gwLatestRps.toFixed(0)} in the table), errors ${run.errors}`,
   );
   log(
-    `    the backend accepted ${opened} TCP connection(s) (pool before: ${gwBefore.sockets + gwBefore.freeSockets}; after: ${gwAfter.sockets} busy + ${gwAfter.freeSockets} idle): ` +
+    `    the backend accepted ${opened} TCP connection(s) (the gateway's pool before: ${gwBefore.upstreamConnected} open; after: ${gwAfter.upstreamConnected} open, ${gwAfter.upstreamRunning} requests running): ` +
       `${verdict(reuseOk)} (target ≤ ${CONNECTIONS + 8})`,
   );
   if (!reuseOk) misses++;

@@ -32,10 +32,15 @@ export const OWNED_UPSTREAM = new Set([
   'x-real-ip',
 ]);
 
+const NONE: readonly string[] = Object.freeze([]);
+
 /** Names listed in a Connection header are hop-by-hop too (RFC 9110 §7.6.1). */
-export function connectionListed(headers: IncomingHttpHeaders): string[] {
+export function connectionListed(headers: IncomingHttpHeaders): readonly string[] {
   const value = headers.connection;
-  if (!value) return [];
+  if (!value) return NONE;
+  // The usual values name no other header: skip the parse on every keep-alive request and answer.
+  const lower = value.toLowerCase();
+  if (lower === 'keep-alive' || lower === 'close') return NONE;
   return value
     .split(',')
     .map((s) => s.trim().toLowerCase())
