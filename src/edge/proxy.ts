@@ -114,7 +114,7 @@ class Forwarding implements Dispatcher.DispatchHandler {
   private settled = false;
   private sink: ServerResponse | undefined;
   private limit = 0;
-  private chunks: Buffer[] = [];
+  private chunks: Buffer[] | undefined;
   private size = 0;
 
   constructor(
@@ -137,10 +137,12 @@ class Forwarding implements Dispatcher.DispatchHandler {
   private stop(reason: Error): void {
     if (this.settled) return;
     this.stopped = reason;
-    // Aborting destroys the connection the request was on. (undici then opens one idle replacement,
-    // nodejs/undici#5845; the pool reuses it.) Before the request has a connection there is no
-    // controller yet: onRequestStart aborts it.
+    // On a connection, aborting destroys it and undici reports the error to onResponseError. (undici
+    // then opens one idle replacement, nodejs/undici#5845; the pool reuses it.)
     if (this.controller) this.controller.abort(reason);
+    // Still queued for a connection, or connecting: answer now, not when a connection frees up;
+    // onRequestStart aborts the request if it ever gets one.
+    else this.onResponseError(undefined, reason);
   }
 
   onRequestStart(controller: Dispatcher.DispatchController): void {
@@ -182,14 +184,17 @@ class Forwarding implements Dispatcher.DispatchHandler {
       this.exchange.onError(error);
       return;
     }
-    this.chunks.push(chunk);
+    (this.chunks ??= []).push(chunk);
   }
 
   onResponseEnd(): void {
     if (this.settled) return;
     this.settle();
     if (this.sink) this.sink.end();
-    else this.exchange.onBody(this.chunks.length === 1 ? (this.chunks[0] as Buffer) : Buffer.concat(this.chunks, this.size));
+    else {
+      const chunks = this.chunks ?? [];
+      this.exchange.onBody(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, this.size));
+    }
   }
 
   onResponseError(_controller: Dispatcher.DispatchController | undefined, err: Error & { code?: string }): void {
