@@ -79,4 +79,35 @@ describe('a large streamed answer and a client that reads slowly', () => {
     expect(sha(received)).toBe(sha(body));
     expect(backendPending()).toBe(0);
   });
+
+  it("cancels the backend's answer when the client leaves in the middle of it", async () => {
+    const port = Number(new URL(stack.url).port);
+    const payload = '{"reportId":"rep_big"}';
+    const closedBefore = upstream.connections - upstream.open;
+    const res = await new Promise<import('node:http').IncomingMessage>((resolve, reject) => {
+      const req = request(
+        {
+          host: '127.0.0.1',
+          port,
+          method: 'POST',
+          path: '/rpc/getReport',
+          headers: { 'content-type': 'application/json', 'x-dl-api-version': 'latest', 'content-length': payload.length },
+        },
+        resolve,
+      );
+      req.on('error', reject);
+      req.end(payload);
+    });
+    expect(res.statusCode).toBe(200);
+    // Read a little, then hang up.
+    await new Promise<void>((resolve) => res.once('data', () => resolve()));
+    res.destroy();
+    // The connection that carried the abandoned answer is closed (bounded wait: 2 s).
+    let closed = false;
+    for (let i = 0; i < 40 && !closed; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      closed = upstream.openUsed === 0 && upstream.connections - upstream.open > closedBefore;
+    }
+    expect(closed).toBe(true);
+  });
 });
