@@ -1,9 +1,9 @@
 // The forwarder: one undici connection pool per runtime generation, and one dispatch per request.
 //
 // undici's low-level dispatch API is used rather than http.request or http-proxy-middleware: the
-// benchmark (BENCHMARKS.md) measured a minimal http-proxy-middleware proxy at about 1.3× the CPU per
-// request of a bare node:http proxy, and undici's client below it, which leaves room for the gateway's
-// own work. What a proxy must own is here: our deadline covers the whole answer and tells a timeout
+// benchmark (its hpm-proxy row, BENCHMARKS.md) measured a minimal http-proxy-middleware proxy at
+// 1.1–1.4× the CPU per request of a bare node:http proxy, while undici's client costs less than
+// http.request's, which leaves room for the gateway's own work. What a proxy must own is here: our deadline covers the whole answer and tells a timeout
 // (504) from a failure (502); a client that leaves cancels its upstream request; writes are never
 // retried; hop-by-hop headers of the answer are dropped.
 
@@ -168,6 +168,7 @@ class Forwarding implements Dispatcher.DispatchHandler {
   }
 
   onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    if (this.settled) return;
     const sink = this.sink;
     if (sink) {
       if (!sink.write(chunk)) {
