@@ -215,8 +215,9 @@ async function forward(
       answerHeaders = headers;
       return head(rt, res, plan, upstreamStatus, headers);
     },
-    onBody: (raw) => {
-      checked(res, plan, status, answerHeaders, raw, ctx as MigrationContext).catch(fail);
+    // Only plans that check responses buffer the answer (head returns a limit), and they have a context.
+    onBody: (answer) => {
+      checked(res, plan, status, answerHeaders, answer, ctx as MigrationContext).catch(fail);
     },
     onError: (error) => {
       log.upstreamMs ??= Math.round(performance.now() - upstreamStarted);
