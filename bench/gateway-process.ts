@@ -12,6 +12,7 @@ import { createShippedContract } from '../src/contract/index.js';
 import { createGateway } from '../src/edge/app.js';
 import { createRuntime } from '../src/edge/runtime.js';
 import { tuneHeap } from '../src/cli/heap.js';
+import { createLogger, redactingLogger, requestLineLogger } from '../src/cli/logger.js';
 import { serveControl } from './control.js';
 
 // Import only the type from here: importing a value would run this module (and start a gateway).
@@ -47,8 +48,10 @@ const loaded = parseConfig({
   },
   admin: { enabled: false },
 });
-const logger =
-  options.log === 'info' ? pino({ level: 'info' }, pino.destination({ dest: '/dev/null', sync: false })) : pino({ level: 'silent' });
+// With --gateway-log, the loggers `serve` builds (redaction included), writing to /dev/null.
+const base = createLogger(options.log ?? 'silent', pino.destination({ dest: '/dev/null', sync: false }));
+const logger = redactingLogger(base, []);
+const requestLog = requestLineLogger(base, []);
 // As in `serve` (production): default process metrics on.
 const metrics = createMetrics({ maxClients: loaded.config.metrics.maxClients });
 const runtime = createRuntime({
@@ -57,6 +60,7 @@ const runtime = createRuntime({
   upstreamUrl: options.upstream,
   clock: () => BENCH_NOW,
   logger,
+  requestLog,
   metrics,
 });
 const gateway = createGateway(runtime);

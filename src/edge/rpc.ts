@@ -78,12 +78,12 @@ export function handleRpc(rt: Runtime, req: IncomingMessage, res: ServerResponse
   res.once('close', () => {
     done();
     if (!res.writableFinished) departure.leave();
-    const logged = rt.logger.isLevelEnabled('info');
+    const logged = rt.requestLog.isLevelEnabled('info');
     // Who called is only needed for the log line and deprecated-version metrics; it may cost a hash.
     if (logged || log.deprecated) log.client = clientIdOf(req.headers);
     log.status = res.statusCode;
     log.durationMs = Math.round((performance.now() - started) * 100) / 100;
-    if (logged) rt.logger.info(log, 'request');
+    if (logged) rt.requestLog.info(log, 'request');
     rt.metrics.recordRequest({
       version: log.version,
       method: log.known && log.method ? log.method : 'unknown',

@@ -26,6 +26,8 @@ export interface Runtime {
   readonly upstreamUrl: string;
   readonly clock: Clock;
   readonly logger: Logger;
+  /** Writes the one line per request (see src/cli/logger.ts for why it is a logger of its own). */
+  readonly requestLog: Logger;
   readonly metrics: Metrics;
   /** Counts a request in flight on this generation; call the returned function when it ends. */
   track(): () => void;
@@ -44,6 +46,8 @@ export interface RuntimeOptions {
   readonly upstreamUrl: string;
   readonly clock: Clock;
   readonly logger: Logger;
+  /** The per-request line's logger; the general logger when not given. */
+  readonly requestLog?: Logger;
   /** Shared by every generation, so counters survive reloads. */
   readonly metrics: Metrics;
 }
@@ -100,6 +104,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       upstreamUrl: options.upstreamUrl,
       clock: options.clock,
       logger: options.logger,
+      requestLog: options.requestLog ?? options.logger,
       metrics: options.metrics,
       track() {
         active++;

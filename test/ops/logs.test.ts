@@ -114,6 +114,17 @@ describe('the request log at debug level', () => {
     expect(log.text()).not.toContain('cookie-s3cret');
   });
 
+  it('applies the logging.redact paths to the request line too, and keeps credentials out of it', async () => {
+    const { serving, log } = await startLogged('info', { logging: { redact: ['client', 'versionAsked'] } });
+    await rpc(serving.url, 'getEntries', { pageSize: 1 }, '1', { 'x-request-id': 'ops-line-1', authorization: SECRET });
+    const line = await waitForRequestLine(log, 'ops-line-1');
+    expect(line.client).toBe('[redacted]');
+    expect(line.versionAsked).toBe('[redacted]');
+    expect(line.version).toBe(1);
+    expect(line.status).toBe(200);
+    expect(log.text()).not.toContain('sup3r-s3cret-value');
+  });
+
   it('redacts a path configured in logging.redact (headers["x-dl-secret"]) too', async () => {
     const { serving, log } = await startLogged('debug', { logging: { redact: ['headers["x-dl-secret"]'] } });
     await rpc(serving.url, 'getEntries', { pageSize: 1 }, '2', {
