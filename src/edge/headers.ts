@@ -47,6 +47,21 @@ export function connectionListed(headers: IncomingHttpHeaders): readonly string[
     .filter(Boolean);
 }
 
+/**
+ * The client's headers that may go on to the backend: without hop-by-hop, Connection-listed and
+ * gateway-owned ones, and without Host (the backend's is the connection's origin).
+ */
+export function forwardableHeaders(headers: IncomingHttpHeaders): Record<string, string | string[]> {
+  const listed = headers.connection === undefined ? NONE : connectionListed(headers);
+  const out: Record<string, string | string[]> = {};
+  for (const name in headers) {
+    if (HOP_BY_HOP.has(name) || OWNED_UPSTREAM.has(name) || name === 'host' || listed.includes(name)) continue;
+    const value = headers[name];
+    if (value !== undefined) out[name] = value;
+  }
+  return out;
+}
+
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** The client's x-request-id when it is a sane token, else a fresh one. */

@@ -12,7 +12,7 @@ import { resolveVersion } from '../core/version/resolve.js';
 import { parseJson, readBody, withoutBom } from './body.js';
 import { guardJson } from './json-guard.js';
 import { clientIdOf } from './client-id.js';
-import { HOP_BY_HOP, OWNED_UPSTREAM, connectionListed, isJsonMediaType, requestIdOf } from './headers.js';
+import { forwardableHeaders, isJsonMediaType, requestIdOf } from './headers.js';
 import { Departure } from './departure.js';
 import { sendProblem } from './problem.js';
 import type { Runtime } from './runtime.js';
@@ -226,18 +226,9 @@ async function forward(
   });
 }
 
-/**
- * The request headers the backend gets: the client's, minus hop-by-hop, Connection-listed and
- * gateway-owned ones, plus the gateway's own. Host is the backend's (the connection's origin).
- */
+/** The request headers the backend gets: the client's forwardable ones plus the gateway's own. */
 function upstreamHeaders(req: IncomingMessage, head: number, plan: MethodPlan, requestId: string): Record<string, string | string[]> {
-  const listed = req.headers.connection === undefined ? undefined : connectionListed(req.headers);
-  const out: Record<string, string | string[]> = {};
-  for (const name in req.headers) {
-    if (HOP_BY_HOP.has(name) || OWNED_UPSTREAM.has(name) || name === 'host' || listed?.includes(name)) continue;
-    const value = req.headers[name];
-    if (value !== undefined) out[name] = value;
-  }
+  const out = forwardableHeaders(req.headers);
   // A buffered (checked) answer must come back uncompressed.
   if (plan.checksResponse) out['accept-encoding'] = 'identity';
   out['x-dl-api-version'] = String(head);
