@@ -3,7 +3,7 @@
 // arrives in order.
 
 import { createHash } from 'node:crypto';
-import { request } from 'node:http';
+import { type IncomingMessage, request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { responseHead, startScriptedUpstream } from '../helpers/scripted-upstream.js';
 import { type Stack, startStack } from '../helpers/stack.js';
@@ -13,6 +13,25 @@ import { type Stack, startStack } from '../helpers/stack.js';
 const BODY_BYTES = 32 * 1024 * 1024;
 const body = Buffer.from(JSON.stringify({ id: 'rep_big', pad: 'x'.repeat(BODY_BYTES - 24) }));
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+
+/** getReport at latest with node:http, whose response stream the test can pause and destroy. */
+function getBigReport(url: string): Promise<IncomingMessage> {
+  const payload = '{"reportId":"rep_big"}';
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port: Number(new URL(url).port),
+        method: 'POST',
+        path: '/rpc/getReport',
+        headers: { 'content-type': 'application/json', 'x-dl-api-version': 'latest', 'content-length': payload.length },
+      },
+      resolve,
+    );
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
 
 describe('a large streamed answer and a client that reads slowly', () => {
   let upstream: Awaited<ReturnType<typeof startScriptedUpstream>>;
@@ -33,22 +52,7 @@ describe('a large streamed answer and a client that reads slowly', () => {
   });
 
   it('stops reading from the backend while the client does not read, then delivers every byte', async () => {
-    const port = Number(new URL(stack.url).port);
-    const payload = '{"reportId":"rep_big"}';
-    const res = await new Promise<import('node:http').IncomingMessage>((resolve, reject) => {
-      const req = request(
-        {
-          host: '127.0.0.1',
-          port,
-          method: 'POST',
-          path: '/rpc/getReport',
-          headers: { 'content-type': 'application/json', 'x-dl-api-version': 'latest', 'content-length': payload.length },
-        },
-        resolve,
-      );
-      req.on('error', reject);
-      req.end(payload);
-    });
+    const res = await getBigReport(stack.url);
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-length']).toBe(String(body.length));
     res.pause();
@@ -81,23 +85,8 @@ describe('a large streamed answer and a client that reads slowly', () => {
   });
 
   it("cancels the backend's answer when the client leaves in the middle of it", async () => {
-    const port = Number(new URL(stack.url).port);
-    const payload = '{"reportId":"rep_big"}';
     const closedBefore = upstream.connections - upstream.open;
-    const res = await new Promise<import('node:http').IncomingMessage>((resolve, reject) => {
-      const req = request(
-        {
-          host: '127.0.0.1',
-          port,
-          method: 'POST',
-          path: '/rpc/getReport',
-          headers: { 'content-type': 'application/json', 'x-dl-api-version': 'latest', 'content-length': payload.length },
-        },
-        resolve,
-      );
-      req.on('error', reject);
-      req.end(payload);
-    });
+    const res = await getBigReport(stack.url);
     expect(res.statusCode).toBe(200);
     // Read a little, then hang up.
     await new Promise<void>((resolve) => res.once('data', () => resolve()));
