@@ -5,11 +5,10 @@ import { ConfigError, loadConfigFile } from '../config/load.js';
 import { ContractError } from '../core/contract/load.js';
 import { startReferenceBackendFromEnv } from '../reference-backend/index.js';
 import { calendarLines } from './calendar-table.js';
-import { tuneHeap } from './heap.js';
 import { runCheckContract, runTranslate } from './contract-commands.js';
+import { tuneHeap } from './heap.js';
 import { createLogger } from './logger.js';
 import { DEFAULT_CONFIG, serve } from './serve.js';
-
 
 const USAGE = `usage: dl-version-gateway <command>
 
