@@ -2,9 +2,9 @@
 // received (uncapped, unlike backend.requests), and the follow-up check that the gateway still serves normally.
 
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
-import { expect } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { within } from './raw-socket.js';
-import { type Stack, rpc } from './stack.js';
+import { type Stack, rpc, startStack } from './stack.js';
 
 /** The limits the hostile suites run under (small, so that limits are reached with small inputs). */
 export const HOSTILE_LIMITS = { bodyBytes: 4096, jsonDepth: 32, requestTimeoutMs: 1500, headersTimeoutMs: 1000 } as const;
@@ -79,4 +79,34 @@ export async function expectStillServing(stack: Stack, reportId: string): Promis
 export function expectNodeRefusal(res: { status: number } | undefined, statuses: readonly number[] = [400]): void {
   expect(res, 'a response from the server').toBeDefined();
   expect(statuses).toContain(res!.status);
+}
+
+export interface HostileStack {
+  readonly stack: Stack;
+  readonly tap: BackendTap;
+  /** A report written at v1 under the suite's key: follow-up reads use it. */
+  readonly reportId: string;
+}
+
+/**
+ * The fixture every hostile suite shares: a stack under HOSTILE_LIMITS with a tap on the backend and a v1
+ * report, torn down after the suite, and after each case a check that the gateway still serves normally.
+ * `ready` receives the pieces once they exist (suites keep them in module variables).
+ */
+export function useHostileStack(legacyKey: string, ready: (pieces: HostileStack) => void): void {
+  let pieces: HostileStack | undefined;
+  beforeAll(async () => {
+    const stack = await startStack({ config: { limits: HOSTILE_LIMITS } });
+    const tap = tapBackend(stack);
+    pieces = { stack, tap, reportId: await createV1Report(stack, legacyKey) };
+    ready(pieces);
+  });
+  afterAll(async () => {
+    pieces?.tap.stop();
+    await pieces?.stack.close();
+  });
+  // No case may take the gateway down or wedge it: a normal v1 and v2 read succeed after each one.
+  afterEach(async () => {
+    if (pieces) await expectStillServing(pieces.stack, pieces.reportId);
+  });
 }

@@ -4,7 +4,7 @@
 // 400/413/415 answers at v2 through fetch; these go further (v1, broken framing, stalls, depth, keys, escapes).
 
 import { gzipSync } from 'node:zlib';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type BackendTap,
   CHECK_INTERVAL_MARGIN_MS,
@@ -12,8 +12,8 @@ import {
   REQUEST_DEADLINE_MS,
   createV1Report,
   expectNodeRefusal,
-  expectStillServing,
   tapBackend,
+  useHostileStack,
 } from '../helpers/hostile.js';
 import { expectProblem } from '../helpers/http.js';
 import { type Part, head, post, rawExchange } from '../helpers/raw-socket.js';
@@ -26,18 +26,8 @@ let tap: BackendTap;
 /** A report written at v1: the follow-up reads use it, and v1/v2 calls on it would succeed if forwarded. */
 let reportId: string;
 
-beforeAll(async () => {
-  stack = await startStack({ config: { limits: HOSTILE_LIMITS } });
-  tap = tapBackend(stack);
-  reportId = await createV1Report(stack, 'reports/sales/hostile-bodies');
-});
-afterAll(async () => {
-  tap.stop();
-  await stack.close();
-});
-// No case may take the gateway down or wedge it: a normal v1 and v2 read succeed after each one.
-afterEach(async () => {
-  await expectStillServing(stack, reportId);
+useHostileStack('reports/sales/hostile-bodies', (pieces) => {
+  ({ stack, tap, reportId } = pieces);
 });
 
 /** Sends raw parts, waits for `responses` answers (0: for the close), bounded; answers what the backend saw meanwhile. */

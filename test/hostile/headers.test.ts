@@ -4,38 +4,27 @@
 // deadline) and that the backend saw nothing (or exactly the one request it should); the gateway keeps serving.
 // test/edge/version-header.test.ts already covers the ASCII forms (1.0, +1, 0x1, 01, LATEST, "1, 2", …).
 
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   type BackendTap,
   CHECK_INTERVAL_MARGIN_MS,
   HOSTILE_LIMITS,
   REQUEST_DEADLINE_MS,
-  createV1Report,
   expectNodeRefusal,
-  expectStillServing,
-  tapBackend,
+  useHostileStack,
 } from '../helpers/hostile.js';
 import { expectProblem } from '../helpers/http.js';
 import { type Part, head, rawExchange } from '../helpers/raw-socket.js';
-import { type Stack, startStack } from '../helpers/stack.js';
+import type { Stack } from '../helpers/stack.js';
 
 let stack: Stack;
 let tap: BackendTap;
 let reportId: string;
 let body: string;
 
-beforeAll(async () => {
-  stack = await startStack({ config: { limits: HOSTILE_LIMITS } });
-  tap = tapBackend(stack);
-  reportId = await createV1Report(stack, 'reports/sales/hostile-headers');
+useHostileStack('reports/sales/hostile-headers', (pieces) => {
+  ({ stack, tap, reportId } = pieces);
   body = JSON.stringify({ reportId });
-});
-afterAll(async () => {
-  tap.stop();
-  await stack.close();
-});
-afterEach(async () => {
-  await expectStillServing(stack, reportId);
 });
 
 type Header = readonly [string, string];

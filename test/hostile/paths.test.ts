@@ -5,34 +5,22 @@
 // (test/edge/errors.test.ts covers /rpc/../admin, /rpc/a%2Fb, /rpc//getReport, /rpc/getReport/ and ?x=1 through
 // node:http at v2; here they are repeated byte for byte at v1 too, next to the forms node:http cannot send.)
 
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   type BackendTap,
-  HOSTILE_LIMITS,
   REQUEST_DEADLINE_MS,
-  createV1Report,
-  expectStillServing,
-  tapBackend,
+  useHostileStack,
 } from '../helpers/hostile.js';
 import { expectProblem } from '../helpers/http.js';
 import { head, rawExchange } from '../helpers/raw-socket.js';
-import { type Stack, startStack } from '../helpers/stack.js';
+import type { Stack } from '../helpers/stack.js';
 
 let stack: Stack;
 let tap: BackendTap;
 let reportId: string;
 
-beforeAll(async () => {
-  stack = await startStack({ config: { limits: HOSTILE_LIMITS } });
-  tap = tapBackend(stack);
-  reportId = await createV1Report(stack, 'reports/sales/hostile-paths');
-});
-afterAll(async () => {
-  tap.stop();
-  await stack.close();
-});
-afterEach(async () => {
-  await expectStillServing(stack, reportId);
+useHostileStack('reports/sales/hostile-paths', (pieces) => {
+  ({ stack, tap, reportId } = pieces);
 });
 
 /** A request with `target` as its request target (bytes as given, latin1), a valid version and a valid body. */

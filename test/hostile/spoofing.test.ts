@@ -6,35 +6,24 @@
 // spellings over raw sockets, trailers, Connection tricks, the v1 (translated) path and the migrations' calls,
 // and check the outcome on the stored object, not only the header.
 
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   type BackendTap,
-  HOSTILE_LIMITS,
   REQUEST_DEADLINE_MS,
   type SeenRequest,
   createV1Report,
-  expectStillServing,
-  tapBackend,
+  useHostileStack,
 } from '../helpers/hostile.js';
 import { expectProblem, send } from '../helpers/http.js';
 import { head, post, rawExchange, within } from '../helpers/raw-socket.js';
-import { type Stack, rpc, startStack } from '../helpers/stack.js';
+import { type Stack, rpc } from '../helpers/stack.js';
 
 let stack: Stack;
 let tap: BackendTap;
 let reportId: string;
 
-beforeAll(async () => {
-  stack = await startStack({ config: { limits: HOSTILE_LIMITS } });
-  tap = tapBackend(stack);
-  reportId = await createV1Report(stack, 'reports/sales/hostile-spoofing');
-});
-afterAll(async () => {
-  tap.stop();
-  await stack.close();
-});
-afterEach(async () => {
-  await expectStillServing(stack, reportId);
+useHostileStack('reports/sales/hostile-spoofing', (pieces) => {
+  ({ stack, tap, reportId } = pieces);
 });
 
 /** A report the web UI has edited: saved under v2, straight on the backend (no x-dl-client-api-version). */
