@@ -1,6 +1,5 @@
 // The hot path: POST /rpc/<method> → resolve version → validate → translate → forward → answer.
 
-import { createHash } from 'node:crypto';
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { BackendCallError, GatewayError, isGatewayError } from '../core/errors.js';
 import type { Json, MigrationContext } from '../core/contract/types.js';
@@ -14,6 +13,7 @@ import { guardJson } from './json-guard.js';
 import { clientIdOf } from './client-id.js';
 import { forwardableHeaders, isJsonMediaType, requestIdOf } from './headers.js';
 import { Departure } from './departure.js';
+import { RequestMigrationContext } from './migration-context.js';
 import { sendProblem } from './problem.js';
 import type { Runtime } from './runtime.js';
 
@@ -25,22 +25,6 @@ const notFound = (path: string) =>
     path: path.slice(0, 200),
     availableIn: [],
   });
-
-/** Headers of the client's request that migrations' own backend calls carry too. */
-function passThroughHeaders(req: IncomingMessage, requestId: string, clientVersion: number): Record<string, string> {
-  const out: Record<string, string> = { 'x-request-id': requestId, 'x-dl-client-api-version': String(clientVersion) };
-  for (const name of ['authorization', 'x-dl-org-id', 'x-dl-folderid', 'x-dl-tenantid']) {
-    const v = req.headers[name];
-    if (typeof v === 'string') out[name] = v;
-  }
-  return out;
-}
-
-function principalOf(req: IncomingMessage): string {
-  const auth = req.headers.authorization ?? '';
-  const org = req.headers['x-dl-org-id'] ?? '';
-  return createHash('sha256').update(`${String(auth)}\0${String(org)}`).digest('base64url').slice(0, 16);
-}
 
 // The headers of a deprecated version do not change while it stays deprecated: compute them once per entry.
 const lifecycleCache = new WeakMap<CalendarEntry, [string, string][]>();
@@ -156,28 +140,6 @@ export function handleRpc(rt: Runtime, req: IncomingMessage, res: ServerResponse
   }
 }
 
-function migrationContext(
-  rt: Runtime,
-  req: IncomingMessage,
-  plan: MethodPlan,
-  requestId: string,
-  departure: Departure,
-): MigrationContext {
-  let principal: string | undefined;
-  let headers: Record<string, string> | undefined;
-  return {
-    clientVersion: plan.version,
-    // Hashing the credential costs a little: only migrations that key caches by caller pay it.
-    get principal() {
-      return (principal ??= principalOf(req));
-    },
-    state: new Map(),
-    // A client that goes away ends the calls made on its behalf.
-    callBackend: (m, body) =>
-      rt.backend.call(m, body, (headers ??= passThroughHeaders(req, requestId, plan.version)), departure.signal),
-  };
-}
-
 async function forward(
   rt: Runtime,
   req: IncomingMessage,
@@ -193,7 +155,8 @@ async function forward(
   guardJson(raw, json, rt.config.limits.jsonDepth);
   const valid = validateRequest(plan, json);
   // Only plans that migrate something need a migration context (and may call the backend).
-  const ctx = plan.passThrough && !plan.checksResponse ? undefined : migrationContext(rt, req, plan, requestId, departure);
+  const ctx =
+    plan.passThrough && !plan.checksResponse ? undefined : new RequestMigrationContext(rt, req, requestId, departure, plan.version);
   let body = raw;
   if (ctx && !plan.passThrough) {
     const t0 = performance.now();

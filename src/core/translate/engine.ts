@@ -27,24 +27,21 @@ export function validateRequest(plan: MethodPlan, body: unknown): Json {
   return result.data as Json;
 }
 
-async function run(steps: MethodPlan['up'], body: Json, ctx: MigrationContext): Promise<Json> {
+async function run(plan: MethodPlan, steps: MethodPlan['up'], body: Json, ctx: MigrationContext): Promise<Json> {
   let current = body;
   for (const step of steps) {
     try {
       current = await step(current, ctx);
     } catch (e) {
       if (e instanceof GatewayError || e instanceof BackendCallError) throw e;
-      throw new GatewayError('INTERNAL_ERROR', 'a version migration failed unexpectedly', { method: ctxMethod(ctx) });
+      throw new GatewayError('INTERNAL_ERROR', 'a version migration failed unexpectedly', { method: plan.method });
     }
   }
   return current;
 }
 
-const ctxMethod = (ctx: MigrationContext) => ctx.state.get('method');
-
 export async function translateRequest(plan: MethodPlan, body: Json, ctx: MigrationContext): Promise<Json> {
-  ctx.state.set('method', plan.method);
-  return plan.up.length ? run(plan.up, body, ctx) : body;
+  return plan.up.length ? run(plan, plan.up, body, ctx) : body;
 }
 
 /** 409 when any versioned object in a head-shaped response was saved under a newer version than the client's. */
@@ -75,5 +72,5 @@ export function guardObjects(plan: MethodPlan, body: unknown): void {
 export async function translateResponse(plan: MethodPlan, body: unknown, ctx: MigrationContext): Promise<unknown> {
   guardObjects(plan, body);
   if (!isJsonObject(body) || plan.down.length === 0) return body;
-  return run(plan.down, body, ctx);
+  return run(plan, plan.down, body, ctx);
 }
