@@ -6,6 +6,7 @@
 // `--cpu-prof` profiles get written. Nothing else may be printed on a child's stdout.
 
 import { type ChildProcess, spawn } from 'node:child_process';
+import { getHeapSpaceStatistics, writeHeapSnapshot } from 'node:v8';
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { dirname, resolve } from 'node:path';
@@ -41,6 +42,32 @@ function profilerHandlers(): Record<string, Handler> {
     async profileStop(arg) {
       if (!session) throw new Error('not profiling');
       const { profile } = await session.post('Profiler.stop');
+      session.disconnect();
+      session = undefined;
+      const file = (arg as { file: string }).file;
+      writeFileSync(file, JSON.stringify(profile));
+      return { file };
+    },
+    /** Allocation sampling that keeps only what survived a scavenge and was then freed by a full GC (promoted garbage). */
+    async heapStart() {
+      if (session) throw new Error('already profiling');
+      session = new Session();
+      session.connect();
+      await session.post('HeapProfiler.enable');
+      await session.post('HeapProfiler.startSampling', {
+        samplingInterval: 4096,
+        includeObjectsCollectedByMajorGC: true,
+        includeObjectsCollectedByMinorGC: false,
+      } as never);
+      return {};
+    },
+    spaces: () => Object.fromEntries(getHeapSpaceStatistics().map((x) => [x.space_name, x.space_used_size])),
+    snapshot(arg) {
+      return { file: writeHeapSnapshot((arg as { file: string }).file) };
+    },
+    async heapStop(arg) {
+      if (!session) throw new Error('not profiling');
+      const { profile } = await session.post('HeapProfiler.stopSampling');
       session.disconnect();
       session = undefined;
       const file = (arg as { file: string }).file;
