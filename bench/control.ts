@@ -6,8 +6,8 @@
 // `--cpu-prof` profiles get written. Nothing else may be printed on a child's stdout.
 
 import { type ChildProcess, spawn } from 'node:child_process';
-import { getHeapSpaceStatistics, writeHeapSnapshot } from 'node:v8';
 import { writeFileSync } from 'node:fs';
+import { PerformanceObserver, constants as perfConstants } from 'node:perf_hooks';
 import { Session } from 'node:inspector/promises';
 import { dirname, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -48,42 +48,38 @@ function profilerHandlers(): Record<string, Handler> {
       writeFileSync(file, JSON.stringify(profile));
       return { file };
     },
-    /** Allocation sampling that keeps only what survived a scavenge and was then freed by a full GC (promoted garbage). */
-    async heapStart() {
-      if (session) throw new Error('already profiling');
-      session = new Session();
-      session.connect();
-      await session.post('HeapProfiler.enable');
-      await session.post('HeapProfiler.startSampling', {
-        samplingInterval: 4096,
-        includeObjectsCollectedByMajorGC: true,
-        includeObjectsCollectedByMinorGC: false,
-      } as never);
-      return {};
-    },
-    spaces: () => Object.fromEntries(getHeapSpaceStatistics().map((x) => [x.space_name, x.space_used_size])),
-    snapshot(arg) {
-      return { file: writeHeapSnapshot((arg as { file: string }).file) };
-    },
-    async heapStop(arg) {
-      if (!session) throw new Error('not profiling');
-      const { profile } = await session.post('HeapProfiler.stopSampling');
-      session.disconnect();
-      session = undefined;
-      const file = (arg as { file: string }).file;
-      writeFileSync(file, JSON.stringify(profile));
-      return { file };
-    },
   };
 }
 
 /**
+ * Garbage-collection pauses of this process since it started, by kind: a scavenge that promotes what it
+ * should have freed shows up here as long minor pauses and frequent full collections.
+ */
+function gcHandlers(): Record<string, Handler> {
+  const totals = { minor: 0, minorMs: 0, major: 0, majorMs: 0 };
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      const kind = (entry as unknown as { detail?: { kind?: number } }).detail?.kind;
+      if (kind === perfConstants.NODE_PERFORMANCE_GC_MINOR) {
+        totals.minor++;
+        totals.minorMs += entry.duration;
+      } else if (kind === perfConstants.NODE_PERFORMANCE_GC_MAJOR) {
+        totals.major++;
+        totals.majorMs += entry.duration;
+      }
+    }
+  }).observe({ entryTypes: ['gc'] });
+  return { gcPauses: () => ({ ...totals }) };
+}
+
+/**
  * Serves the control channel in a child process. `onExit` runs once, on stdin close or a signal; its result
- * is printed in the final {"type":"exit"} line. Every child also answers cpu, profileStart and profileStop.
+ * is printed in the final {"type":"exit"} line. Every child also answers cpu, gcPauses, profileStart and profileStop.
  */
 export function serveControl(ready: Record<string, unknown>, ownHandlers: Record<string, Handler>, onExit: () => unknown): void {
   const handlers: Record<string, Handler> = {
     ...profilerHandlers(),
+    ...gcHandlers(),
     /** CPU time (user + system, µs) this process has used since it started. */
     cpu: () => {
       const { user, system } = process.cpuUsage();

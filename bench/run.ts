@@ -111,6 +111,16 @@ interface BackendStats {
 interface Measured extends RunResult {
   /** CPU time of the process serving the row (the proxy; the backend for the backend row) per response, µs. */
   readonly cpuUs: number;
+  /** Garbage-collection pause time of that process per response, µs, and its full collections during the run. */
+  readonly gcUs: number;
+  readonly fullGcs: number;
+}
+
+interface GcPauses {
+  minor: number;
+  minorMs: number;
+  major: number;
+  majorMs: number;
 }
 
 const children: Child[] = [];
@@ -300,12 +310,15 @@ async function main(): Promise<void> {
     if (child) return child.call<number>('cpu');
     return name === 'nginx' && nginx ? procTreeCpuUs(nginx.pid) : undefined;
   };
+  const gcOf = async (name: string): Promise<GcPauses | undefined> => servedBy(name)?.call<GcPauses>('gcPauses');
   const measure = async (t: Target, durationS: number): Promise<Measured> => {
-    const cpu0 = await cpuOf(t.name);
+    const [cpu0, gc0] = [await cpuOf(t.name), await gcOf(t.name)];
     const r = await blast(t, { connections: CONNECTIONS, durationS });
-    const cpu1 = await cpuOf(t.name);
+    const [cpu1, gc1] = [await cpuOf(t.name), await gcOf(t.name)];
     const cpuUs = cpu0 !== undefined && cpu1 !== undefined && r.responses > 0 ? (cpu1 - cpu0) / r.responses : Number.NaN;
-    return { ...r, cpuUs };
+    const gcUs = gc0 && gc1 && r.responses > 0 ? ((gc1.minorMs + gc1.majorMs - gc0.minorMs - gc0.majorMs) * 1000) / r.responses : Number.NaN;
+    const fullGcs = gc0 && gc1 ? gc1.major - gc0.major : Number.NaN;
+    return { ...r, cpuUs, gcUs, fullGcs };
   };
 
   // --- profile mode: one row for 10 s with the CPU profiler on in the process serving it, then its top functions
@@ -350,7 +363,7 @@ async function main(): Promise<void> {
       const r = await measure(t, DURATION_S);
       results.get(t.name)?.push(r);
       progress(
-        `round ${round}/${ROUNDS} ${t.name}: ${r.rps.toFixed(0)} req/s, p50 ${ms(r.p50)} ms, p99 ${ms(r.p99)} ms, errors ${r.errors}, ${r.cpuUs.toFixed(0)} µs CPU/req`,
+        `round ${round}/${ROUNDS} ${t.name}: ${r.rps.toFixed(0)} req/s, p50 ${ms(r.p50)} ms, p99 ${ms(r.p99)} ms, errors ${r.errors}, ${r.cpuUs.toFixed(0)} µs CPU/req, GC ${r.gcUs.toFixed(1)} µs/req, ${r.fullGcs} full GC(s)`,
       );
     }
   }
@@ -364,6 +377,8 @@ async function main(): Promise<void> {
           p50: median(rs.map((r) => r.p50)),
           p99: median(rs.map((r) => r.p99)),
           cpuUs: median(rs.map((r) => r.cpuUs)),
+          gcUs: median(rs.map((r) => r.gcUs)),
+          fullGcs: median(rs.map((r) => r.fullGcs)),
           errors: rs.reduce((n, r) => n + r.errors, 0),
           perRound: rs.map((r) => r.rps),
           statuses: statusSummary(rs),
@@ -431,12 +446,15 @@ async function main(): Promise<void> {
       s.errors === 0 ? '0' : `${s.errors} (${s.statuses})`,
       (s.rps / bareRps).toFixed(2),
       Number.isFinite(s.cpuUs) ? s.cpuUs.toFixed(0) : 'n/a',
+      Number.isFinite(s.gcUs) ? s.gcUs.toFixed(1) : 'n/a',
+      Number.isFinite(s.fullGcs) ? s.fullGcs.toFixed(0) : 'n/a',
       s.perRound.map((v) => v.toFixed(0)).join(' / '),
     ];
   });
-  const header = ['target', 'what', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'vs bare', 'CPU µs/req', 'req/s per round'];
-  for (const line of table(header, rows, [false, false, true, true, true, true, true, true, false])) log(line);
+  const header = ['target', 'what', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'vs bare', 'CPU µs/req', 'GC µs/req', 'full GCs', 'req/s per round'];
+  for (const line of table(header, rows, [false, false, true, true, true, true, true, true, true, true, false])) log(line);
   log(`(CPU µs/req: CPU time of the process serving the row, the proxy or the backend itself, per response; less sensitive than req/s to the machine's other load, not immune to it)`);
+  log(`(GC µs/req: that process's garbage-collection pauses per response; full GCs: its full (mark-compact) collections in a round. Objects that outlive a scavenge show up as both growing)`);
   log('');
   log(
     `latency at half of the bare proxy's maximum rate: ${pacedRate} req/s, ${RATE_TOOL === 'paced' ? 'open loop (evenly spaced)' : "autocannon overallRate (bursts at each second's start)"}, up to ${CONNECTIONS} connections, medians of ${PACED_ROUNDS} round(s) of ${PACED_DURATION_S} s`,
