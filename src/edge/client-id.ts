@@ -1,7 +1,7 @@
 // Who is calling, for metrics and logs: the org id when sent, else a short hash of the credential.
 // The credential itself never leaves this function.
 
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 
 const ORG_ID = /^[A-Za-z0-9._:-]{1,64}$/;
@@ -11,7 +11,7 @@ export function clientIdOf(headers: IncomingHttpHeaders): string {
   if (typeof org === 'string' && ORG_ID.test(org)) return `org:${org}`;
   const credential = headers.authorization;
   if (typeof credential === 'string' && credential) {
-    return `cred:${createHash('sha256').update(credential).digest('hex').slice(0, 12)}`;
+    return `cred:${hash('sha256', credential, 'hex').slice(0, 12)}`;
   }
   return 'anonymous';
 }
