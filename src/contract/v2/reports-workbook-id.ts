@@ -3,7 +3,7 @@
 // report as `legacyKey` so that a v1 read returns the key it was written with.
 
 import { z } from 'zod';
-import { custom, object, request } from '../../core/contract/builders.js';
+import { custom, object, omit, request } from '../../core/contract/builders.js';
 import { GatewayError } from '../../core/errors.js';
 import type { CustomChange, Json, MethodSpec, MigrationContext } from '../../core/contract/types.js';
 import type { ContractDeps } from '../deps.js';
@@ -47,8 +47,8 @@ export const reportMethodsV2: Record<string, MethodSpec> = {
 
 export function reportsWorkbookId(deps: ContractDeps): CustomChange {
   const keyToWorkbook = async (body: Json, ctx: MigrationContext): Promise<Json> => {
-    if (typeof body.key !== 'string') return body;
-    const { key, ...rest } = body;
+    const key = body.key;
+    if (typeof key !== 'string') return body;
     const found = await deps.legacyKeys.resolve(key, ctx);
     if (!found) {
       throw new GatewayError('VERSION_TRANSLATION_FAILED', `no workbook holds the legacy key "${key}"`, {
@@ -57,7 +57,10 @@ export function reportsWorkbookId(deps: ContractDeps): CustomChange {
         reason: 'no configured folder prefix matches the key and the backend knows no workbook for it',
       });
     }
-    return { ...rest, workbookId: found.workbookId, legacyKey: key };
+    const out = omit(body, 'key');
+    out.workbookId = found.workbookId;
+    out.legacyKey = key;
+    return out;
   };
   return custom({
     description:
@@ -75,8 +78,9 @@ export function reportsWorkbookId(deps: ContractDeps): CustomChange {
     request: { createReport: keyToWorkbook, updateReport: keyToWorkbook },
     object: {
       report: (report) => {
-        const { workbookId: _workbook, legacyKey, ...rest } = report;
-        return { ...rest, key: typeof legacyKey === 'string' ? legacyKey : null };
+        const out = omit(report, 'workbookId', 'legacyKey');
+        out.key = typeof report.legacyKey === 'string' ? report.legacyKey : null;
+        return out;
       },
     },
   });
