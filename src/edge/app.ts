@@ -5,6 +5,7 @@ import { createDiscoveryApp } from './discovery.js';
 import { listen } from './listen.js';
 import { handleRpc } from './rpc.js';
 import type { Runtime } from './runtime.js';
+import { Unanswered } from './unanswered.js';
 
 export interface Gateway {
   readonly server: Server;
@@ -38,7 +39,7 @@ export function createGateway(
   let current = initial;
   let draining = false;
   // Answers not yet sent: when a drain starts, they too must carry Connection: close.
-  const unanswered = new Set<ServerResponse>();
+  const unanswered = new Unanswered();
   const discovery = createDiscoveryApp(() => current);
   const listener = (req: IncomingMessage, res: ServerResponse) => {
     if (draining) {
@@ -77,8 +78,7 @@ export function createGateway(
     listen: (port, host) => listen(server, port, host),
     async shutdown(drainMs) {
       draining = true;
-      for (const res of unanswered) if (!res.headersSent) res.setHeader('connection', 'close');
-      unanswered.clear();
+      for (const res of unanswered.drain()) if (!res.headersSent) res.setHeader('connection', 'close');
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       // Requests that started before the drain answer on keep-alive sockets: close those as they go idle.
