@@ -10,7 +10,7 @@ import { type MethodPlan, requirePlan } from '../core/translate/plan.js';
 import { resolveVersion } from '../core/version/resolve.js';
 import { parseJson, readBody, withoutBom } from './body.js';
 import { guardJson } from './json-guard.js';
-import { clientIdOf } from './client-id.js';
+import { Caller } from './client-id.js';
 import { forwardableHeaders, isJsonMediaType, requestIdOf } from './headers.js';
 import { Departure } from './departure.js';
 import { RequestMigrationContext } from './migration-context.js';
@@ -59,12 +59,13 @@ export function handleRpc(rt: Runtime, req: IncomingMessage, res: ServerResponse
   if (rt.logger.isLevelEnabled('debug')) rt.logger.debug({ requestId, headers: req.headers, url: req.url }, 'request received');
   const done = rt.track();
   const departure = new Departure();
+  const caller = new Caller(req.headers);
   res.once('close', () => {
     done();
     if (!res.writableFinished) departure.leave();
     const logged = rt.requestLog.isLevelEnabled('info');
     // Who called is only needed for the log line and deprecated-version metrics; it may cost a hash.
-    if (logged || log.deprecated) log.client = clientIdOf(req.headers);
+    if (logged || log.deprecated) log.client = caller.id;
     log.status = res.statusCode;
     log.durationMs = Math.round((performance.now() - started) * 100) / 100;
     if (logged) rt.requestLog.info(log, 'request');
@@ -130,7 +131,7 @@ export function handleRpc(rt: Runtime, req: IncomingMessage, res: ServerResponse
       });
     }
     readBody(req, rt.config.limits.bodyBytes)
-      .then((raw) => forward(rt, req, res, plan, withoutBom(raw), requestId, log, departure, fail))
+      .then((raw) => forward(rt, req, res, plan, withoutBom(raw), requestId, log, departure, caller, fail))
       .catch((e: unknown) => {
         if (!isGatewayError(e) && req.destroyed) return; // the client left mid-body: nobody to answer
         fail(e);
@@ -149,6 +150,7 @@ async function forward(
   requestId: string,
   log: RequestLog,
   departure: Departure,
+  caller: Caller,
   fail: (e: unknown) => void,
 ): Promise<void> {
   const json = parseJson(raw);
@@ -156,7 +158,7 @@ async function forward(
   const valid = validateRequest(plan, json);
   // Only plans that migrate something need a migration context (and may call the backend).
   const ctx =
-    plan.passThrough && !plan.checksResponse ? undefined : new RequestMigrationContext(rt, req, requestId, departure, plan.version);
+    plan.passThrough && !plan.checksResponse ? undefined : new RequestMigrationContext(rt, req, caller, requestId, departure, plan.version);
   let body = raw;
   if (ctx && !plan.passThrough) {
     const t0 = performance.now();
