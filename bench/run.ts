@@ -403,7 +403,6 @@ async function main(): Promise<void> {
     }),
   );
   const bareRps = summary.get('bare-proxy')?.rps ?? Number.NaN;
-  const bareCpu = summary.get('bare-proxy')?.cpuUs ?? Number.NaN;
 
   // --- latency at half of the bare proxy's maximum rate (open loop)
   const pacedRate = Math.max(1, Math.round(bareRps / 2));
