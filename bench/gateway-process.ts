@@ -24,6 +24,8 @@ export interface GatewayChildOptions {
   readonly responseBytes: number;
   /** 'silent' (default), or 'info' to pay for the per-request log line (written to /dev/null). */
   readonly log?: 'silent' | 'info';
+  /** cache.redis: share page tokens and key lookups through this Redis (absent: in-memory caches). */
+  readonly redis?: { readonly url: string; readonly localCacheSize: number; readonly timeoutMs: number };
 }
 
 /** Inside v1's deprecation window of the calendar below (v2 released 2026-10-01, v1 sunset 2027-03-30). */
@@ -47,6 +49,7 @@ const loaded = parseConfig({
     ],
   },
   admin: { enabled: false },
+  ...(options.redis && { cache: { redis: options.redis } }),
 });
 // With --gateway-log, the loggers `serve` builds (redaction included), writing to /dev/null.
 const base = createLogger(options.log ?? 'silent', pino.destination({ dest: '/dev/null', sync: false }));
@@ -76,6 +79,17 @@ const sample = () => {
 };
 setInterval(sample, 100).unref();
 
+/** The shared-cache metrics, for the Redis row: connected (1/0, undefined without Redis) and errors so far. */
+const cacheStats = async () => {
+  const value = async (name: string) => (await metrics.registry.getSingleMetric(name)?.get())?.values.reduce((n, v) => n + v.value, 0);
+  const byReason = ((await metrics.registry.getSingleMetric('dlgw_cache_errors_total')?.get())?.values ?? []).map((v) => `${v.labels.op} ${v.labels.reason}: ${v.value}`);
+  return {
+    connected: options.redis ? await value('dlgw_cache_redis_connected') : undefined,
+    errors: (await value('dlgw_cache_errors_total')) ?? 0,
+    byReason: byReason.join(', '),
+  };
+};
+
 const stats = () => {
   const m = process.memoryUsage();
   if (m.rss > peakRss) peakRss = m.rss;
@@ -101,6 +115,7 @@ serveControl(
   { url, pid: process.pid },
   {
     stats,
+    cache: cacheStats,
     resetPeak: () => {
       peakRss = sample();
       return stats();

@@ -13,6 +13,8 @@ export interface Target {
   readonly url: string;
   readonly headers: Readonly<Record<string, string>>;
   readonly body: string;
+  /** POST by default; a GET sends no body. */
+  readonly method?: 'GET' | 'POST';
 }
 
 export interface RunResult {
@@ -69,9 +71,9 @@ export function blast(target: Target, options: BlastOptions): Promise<RunResult>
     const instance = autocannon(
       {
         url: target.url,
-        method: 'POST',
+        method: target.method ?? 'POST',
         headers: { ...target.headers },
-        body: target.body,
+        ...(target.method !== 'GET' && { body: target.body }),
         connections: options.connections,
         pipelining: 1,
         duration: options.durationS,
@@ -241,13 +243,14 @@ class RawConnection {
  */
 export async function paced(target: Target, options: PacedOptions): Promise<PacedResult> {
   const url = new URL(target.url);
-  const body = Buffer.from(target.body);
+  const get = target.method === 'GET';
+  const body = get ? Buffer.alloc(0) : Buffer.from(target.body);
   const head =
-    `POST ${url.pathname} HTTP/1.1\r\nhost: ${url.host}\r\n` +
+    `${get ? 'GET' : 'POST'} ${url.pathname} HTTP/1.1\r\nhost: ${url.host}\r\n` +
     Object.entries(target.headers)
       .map(([k, v]) => `${k}: ${v}\r\n`)
       .join('') +
-    `content-length: ${body.length}\r\n\r\n`;
+    (get ? '\r\n' : `content-length: ${body.length}\r\n\r\n`);
   const request = Buffer.concat([Buffer.from(head, 'latin1'), body]);
   const samples = new Samples();
   const lags = new Samples();
@@ -363,7 +366,7 @@ export async function paced(target: Target, options: PacedOptions): Promise<Pace
 
 /** One request, fully read: for checks before and after the runs. */
 export function once(
-  target: { url: string; headers: Readonly<Record<string, string>>; body: string | Buffer },
+  target: { url: string; headers: Readonly<Record<string, string>>; body: string | Buffer; method?: 'GET' | 'POST' },
   timeoutMs = 10_000,
 ): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; text: string }> {
   const url = new URL(target.url);
@@ -374,8 +377,8 @@ export function once(
         host: url.hostname,
         port: url.port,
         path: url.pathname,
-        method: 'POST',
-        headers: { ...target.headers, 'content-length': String(body.length) },
+        method: target.method ?? 'POST',
+        headers: target.method === 'GET' ? { ...target.headers } : { ...target.headers, 'content-length': String(body.length) },
         timeout: timeoutMs,
       },
       (res) => {
@@ -387,6 +390,6 @@ export function once(
     );
     req.on('timeout', () => req.destroy(new Error(`no answer from ${target.url} within ${timeoutMs} ms`)));
     req.on('error', reject);
-    req.end(body);
+    req.end(target.method === 'GET' ? undefined : body);
   });
 }

@@ -1,11 +1,11 @@
-// The optional nginx row: nginx as a keep-alive reverse proxy to the backend, when an nginx binary exists.
+// nginx as a keep-alive, round-robin reverse proxy: the bench's optional nginx row (one upstream) and the
+// scale-out test's load balancer (several gateways), when an nginx binary exists.
 
 import { type ChildProcess, spawn } from 'node:child_process';
 import { accessSync, constants, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
-import { once } from './load.js';
+import { freePort } from './free-port.js';
 
 /** nginx on PATH (or in the sbin folders a non-root PATH often lacks), else undefined. */
 export function findNginx(): string | undefined {
@@ -23,18 +23,6 @@ export function findNginx(): string | undefined {
   return undefined;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 export interface RunningNginx {
   readonly url: string;
   readonly version: string;
@@ -43,8 +31,9 @@ export interface RunningNginx {
   stop(): Promise<void>;
 }
 
-export async function startNginx(binary: string, upstreamUrl: string): Promise<RunningNginx> {
-  const upstream = new URL(upstreamUrl);
+/** Starts nginx in front of `upstreams` (round-robin; nginx's defaults on a dead upstream: max_fails=1, fail_timeout=10s). */
+export async function startNginx(binary: string, upstreams: string | readonly string[]): Promise<RunningNginx> {
+  const servers = (typeof upstreams === 'string' ? [upstreams] : upstreams).map((u) => new URL(u));
   const dir = mkdtempSync(join(tmpdir(), 'dlgw-bench-nginx-'));
   for (const sub of ['body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) mkdirSync(join(dir, sub));
   const port = await freePort();
@@ -67,7 +56,7 @@ http {
   keepalive_requests 1000000;
   keepalive_timeout 60s;
   upstream backend {
-    server ${upstream.hostname}:${upstream.port};
+${servers.map((u) => `    server ${u.hostname}:${u.port};`).join('\n')}
     keepalive 64;
     keepalive_requests 1000000;
     # Below Node's server keep-alive timeout (5 s): never reuse a connection the backend is closing.
@@ -115,7 +104,7 @@ http {
       throw new Error(`nginx exited at start: ${stderr}${log}`.trim());
     }
     try {
-      await once({ url: `${url}/ping`, headers: {}, body: '' }, 1_000);
+      await fetch(`${url}/ping`, { method: 'POST', body: '', signal: AbortSignal.timeout(1_000) }).then((r) => r.arrayBuffer());
       break;
     } catch (e) {
       if (Date.now() > deadline) {

@@ -6,7 +6,7 @@
 // Figures are medians over interleaved rounds.
 //
 // Flags: --quick (1 round of 2 s: a smoke run), --rounds N, --duration S, --warmup S, --connections N,
-//        --paced-rounds N, --paced-duration S, --no-memory, --no-nginx,
+//        --paced-rounds N, --paced-duration S, --no-memory, --no-nginx, --no-redis,
 //        --gateway-log (pay for the per-request log line, written to /dev/null),
 //        --gateway-node-options "FLAGS" (extra Node/V8 flags for the gateway's process),
 //        --profile ROW (CPU-profile the process serving one row for 10 s and print its top functions by
@@ -24,6 +24,7 @@ import type { GatewayChildOptions } from './gateway-process.js';
 import { type PacedResult, type RunResult, type Target, blast, median, once, paced } from './load.js';
 import { MIB, abortedRequests, bigUpdateBody, postStream } from './memory.js';
 import { type RunningNginx, findNginx, procTreeCpuUs, startNginx } from './nginx.js';
+import { type RunningRedis, hasRedisServer, startRedis } from './redis.js';
 import { summariseProfile } from './profile-summary.js';
 
 const { values: flags } = parseArgs({
@@ -37,6 +38,7 @@ const { values: flags } = parseArgs({
     'paced-duration': { type: 'string' },
     'no-memory': { type: 'boolean', default: false },
     'no-nginx': { type: 'boolean', default: false },
+    'no-redis': { type: 'boolean', default: false },
     'gateway-log': { type: 'boolean', default: false },
     'gateway-node-options': { type: 'string' },
     profile: { type: 'string' },
@@ -68,6 +70,9 @@ if (RATE_TOOL !== 'paced' && RATE_TOOL !== 'autocannon') throw new Error(`--rate
 // The targets this benchmark checks.
 const PASS_THROUGH_MIN = 0.8;
 const TRANSLATION_MIN = 0.7;
+// Requests outside /rpc go through http-proxy-middleware (the hpm-proxy row's cost) plus the gateway's header
+// rules and accounting.
+const WEB_PASS_THROUGH_MIN = 0.6;
 const ADDED_P99_MAX_MS = 2;
 const PEAK_RSS_MAX = 150 * MIB;
 // Memory checks: live memory (V8 heap used + external) that stays after a full GC, and RSS headroom above the
@@ -81,10 +86,15 @@ const GATEWAY_LIMITS = { bodyBytes: 2 * MIB, responseBytes: 64 * 1024 };
 // Every request carries a credential, as real clients' do: the gateway hashes it for the deprecated-version
 // metrics and for the per-caller caches of migrations, and that cost belongs in the figures.
 const JSON_HEADERS = { 'content-type': 'application/json', authorization: 'Bearer bench-client-0123456789abcdef' } as const;
+/** A browser's request outside /rpc: a cookie, no version header. */
+const PLAIN_HEADERS = { accept: 'application/json', cookie: 'session=bench-client-0123456789abcdef' } as const;
 const V1_GET_KEY = 'reports/marketing/bench-get';
 const V1_CREATE_KEY = 'reports/marketing/bench';
 /** The demo seed's workbook that the v1 keys above resolve to. */
 const BENCH_WORKBOOK = 'wb_demo_marketing';
+/** The v1 paging rows read this page of this size (the demo seed has 30 entries): its token is cached after the first request. */
+const V1_PAGE = 3;
+const V1_PAGE_SIZE = 5;
 
 const mb = (bytes: number) => `${(bytes / MIB).toFixed(0)} MB`;
 const ms = (v: number) => (Number.isFinite(v) ? v.toFixed(2) : 'n/a');
@@ -129,6 +139,7 @@ interface GcPauses {
 
 const children: Child[] = [];
 let nginx: RunningNginx | undefined;
+let redis: RunningRedis | undefined;
 let build: Build | undefined;
 let problems = 0; // failed checks and runs with errors → exit code 1
 let misses = 0;
@@ -139,8 +150,10 @@ const problem = (what: string) => {
 
 async function stopAll(): Promise<void> {
   await Promise.allSettled([...children.map((c) => c.stop()), nginx?.stop()]);
+  await redis?.dispose();
   children.length = 0;
   nginx = undefined;
+  redis = undefined;
   build?.cleanup();
   build = undefined;
 }
@@ -176,7 +189,11 @@ async function createBackendReport(backendUrl: string, clientVersion: number | u
   return res.json.id as string;
 }
 
-function makeTargets(urls: { backend: string; bare: string; hpm: string; gateway: string; nginx?: string | undefined }, reportId: string): Target[] {
+function makeTargets(
+  urls: { backend: string; bare: string; hpm: string; gateway: string; gatewayRedis?: string | undefined; nginx?: string | undefined },
+  reportId: string,
+  pageToken: string,
+): Target[] {
   const get = JSON.stringify({ reportId });
   const direct = { ...JSON_HEADERS, 'x-dl-api-version': '2' };
   const targets: Target[] = [
@@ -192,6 +209,8 @@ function makeTargets(urls: { backend: string; bare: string; hpm: string; gateway
       body: JSON.stringify({ workbookId: BENCH_WORKBOOK, config: { a: 1 }, description: '', legacyKey: V1_CREATE_KEY }),
     },
     { name: 'hpm-proxy', description: 'the same on http-proxy-middleware (reference)', url: `${urls.hpm}/rpc/getReport`, headers: direct, body: get },
+    // A request outside /rpc (the web UI's kind): the floor for gw-passthrough-get.
+    { name: 'bare-get', description: 'bare Node proxy: GET /ping (the floor for gw-passthrough-get)', url: `${urls.bare}/ping`, headers: PLAIN_HEADERS, body: '', method: 'GET' },
   ];
   if (urls.nginx) {
     targets.push({ name: 'nginx', description: 'nginx → backend', url: `${urls.nginx}/rpc/getReport`, headers: direct, body: get });
@@ -218,12 +237,43 @@ function makeTargets(urls: { backend: string; bare: string; hpm: string; gateway
       headers: { ...JSON_HEADERS, 'x-dl-api-version': '1' },
       body: get,
     },
+    {
+      name: 'gw-passthrough-get',
+      description: 'gateway pass-through (http-proxy-middleware): GET /ping',
+      url: `${urls.gateway}/ping`,
+      headers: PLAIN_HEADERS,
+      body: '',
+      method: 'GET',
+    },
+    {
+      name: 'bare-page',
+      description: `bare Node proxy: getEntries at v2 with page ${V1_PAGE}'s token (the floor for gw-v1-page*)`,
+      url: `${urls.bare}/rpc/getEntries`,
+      headers: direct,
+      body: JSON.stringify({ pageSize: V1_PAGE_SIZE, pageToken }),
+    },
+    {
+      name: 'gw-v1-page',
+      description: `gateway at v1: getEntries page ${V1_PAGE}, token from the in-memory cache`,
+      url: `${urls.gateway}/rpc/getEntries`,
+      headers: { ...JSON_HEADERS, 'x-dl-api-version': '1' },
+      body: JSON.stringify({ page: V1_PAGE, pageSize: V1_PAGE_SIZE }),
+    },
   );
+  if (urls.gatewayRedis) {
+    targets.push({
+      name: 'gw-v1-page-redis',
+      description: `the same, token from Redis (no local cache: MGET + SET per request)`,
+      url: `${urls.gatewayRedis}/rpc/getEntries`,
+      headers: { ...JSON_HEADERS, 'x-dl-api-version': '1' },
+      body: JSON.stringify({ page: V1_PAGE, pageSize: V1_PAGE_SIZE }),
+    });
+  }
   return targets;
 }
 
 /** One request per target before measuring: 200, and the shape each row is meant to exercise. */
-async function smokeCheck(targets: Target[], reportId: string): Promise<void> {
+async function smokeCheck(targets: Target[], reportId: string, pageEntries: string): Promise<void> {
   for (const t of targets) {
     const res = await once(t);
     let json: any;
@@ -242,8 +292,18 @@ async function smokeCheck(targets: Target[], reportId: string): Promise<void> {
         if (json?.key !== V1_CREATE_KEY || 'workbookId' in json || typeof json.id !== 'string') fail('expected a v1 report with its key');
         if (!deprecated) fail('expected Deprecation and Sunset headers at v1');
         break;
+      case 'bare-get':
+      case 'gw-passthrough-get':
+        if (json?.apiVersion !== 2) fail('expected the backend\'s /ping answer');
+        break;
       case 'bare-create':
         if (json?.workbookId !== BENCH_WORKBOOK || typeof json.id !== 'string') fail('expected a v2 report in the bench workbook');
+        break;
+      case 'bare-page':
+      case 'gw-v1-page':
+      case 'gw-v1-page-redis':
+        if (JSON.stringify(json?.entries?.map((e: { entryId: string }) => e.entryId)) !== pageEntries) fail(`expected the entries of page ${V1_PAGE}`);
+        if (t.name !== 'bare-page' && !deprecated) fail('expected Deprecation and Sunset headers at v1');
         break;
       case 'gw-v1-get':
         if (json?.id !== reportId || json.key !== V1_GET_KEY || 'workbookId' in json) fail('expected the report migrated down to v1');
@@ -306,6 +366,32 @@ async function main(): Promise<void> {
   });
   children.push(gateway);
   const gatewayUrl = gateway.ready.url as string;
+  // The Redis row: a second gateway whose page tokens live in a Redis of our own, with no local cache in front.
+  let gatewayRedis: Child | undefined;
+  if (!flags['no-redis'] && hasRedisServer()) {
+    redis = await startRedis();
+    gatewayRedis = await startNodeChild('gateway-redis', 'bench/gateway-process.ts', {
+      compiledDir,
+      nodeArgs: ['--expose-gc', ...(flags['gateway-node-options']?.split(/\s+/).filter(Boolean) ?? [])],
+      // 1 s per command, not the default 50 ms: on a shared 2-core machine a CPU-starved redis-server or event loop
+      // would otherwise send some requests down the fallback path, and the row would not measure Redis alone.
+      args: [JSON.stringify({ ...gatewayOptions, redis: { url: redis.url, localCacheSize: 0, timeoutMs: 1_000 } } satisfies GatewayChildOptions)],
+    });
+    children.push(gatewayRedis);
+    for (let i = 0; (await gatewayRedis.call<{ connected?: number }>('cache')).connected !== 1; i++) {
+      if (i > 100) throw new Error('the Redis gateway did not connect to Redis');
+      await sleep(50);
+    }
+  }
+  // Page V1_PAGE's token and entries, straight from the backend.
+  let pageToken: string | undefined;
+  for (let page = 0; page < V1_PAGE; page++) {
+    const res = await rpcJson(`${backendUrl}/rpc/getEntries`, { 'x-dl-api-version': '2' }, { pageSize: V1_PAGE_SIZE, ...(pageToken && { pageToken }) });
+    pageToken = res.json?.nextPageToken;
+    if (typeof pageToken !== 'string') throw new Error(`getEntries on the backend: no token after page ${page}: ${res.text.slice(0, 200)}`);
+  }
+  const pageAnswer = await rpcJson(`${backendUrl}/rpc/getEntries`, { 'x-dl-api-version': '2' }, { pageSize: V1_PAGE_SIZE, pageToken });
+  const pageEntries = JSON.stringify(pageAnswer.json?.entries?.map((e: { entryId: string }) => e.entryId));
   const nginxBinary = flags['no-nginx'] || profileRow ? undefined : findNginx();
   if (nginxBinary) {
     try {
@@ -315,12 +401,16 @@ async function main(): Promise<void> {
     }
   }
 
-  const targets = makeTargets({ backend: backendUrl, bare: bare.ready.url as string, hpm: hpm.ready.url as string, gateway: gatewayUrl, nginx: nginx?.url }, reportId);
-  await smokeCheck(targets, reportId);
+  const targets = makeTargets(
+    { backend: backendUrl, bare: bare.ready.url as string, hpm: hpm.ready.url as string, gateway: gatewayUrl, gatewayRedis: gatewayRedis?.ready.url as string | undefined, nginx: nginx?.url },
+    reportId,
+    pageToken as string,
+  );
+  await smokeCheck(targets, reportId, pageEntries);
   const byName = new Map(targets.map((t) => [t.name, t]));
   const target = (name: string) => byName.get(name) as Target;
   const servedBy = (name: string): Child | undefined =>
-    name.startsWith('gw-') ? gateway : name === 'backend' ? backend : name === 'bare-proxy' || name === 'bare-create' ? bare : name === 'hpm-proxy' ? hpm : undefined;
+    name.endsWith('-redis') ? gatewayRedis : name.startsWith('gw-') ? gateway : name === 'backend' ? backend : name.startsWith('bare-') ? bare : name === 'hpm-proxy' ? hpm : undefined;
   const cpuOf = async (name: string): Promise<number | undefined> => {
     const child = servedBy(name);
     if (child) return child.call<number>('cpu');
@@ -341,7 +431,7 @@ async function main(): Promise<void> {
   if (profileRow) {
     const t = byName.get(profileRow);
     const proc = t ? servedBy(t.name) : undefined;
-    if (!t || !proc) throw new Error(`--profile: no profilable row ${profileRow} (rows: backend, bare-proxy, bare-create, hpm-proxy, gw-latest, gw-v1-create, gw-v1-get)`);
+    if (!t || !proc) throw new Error(`--profile: no profilable row ${profileRow} (rows: ${targets.map((t) => t.name).join(', ')})`);
     progress(`warm-up ${t.name}`);
     await blast(t, { connections: CONNECTIONS, durationS: WARMUP_S });
     progress(`profiling ${proc.name} (pid ${proc.pid}) under ${t.name} for 10 s`);
@@ -366,6 +456,7 @@ async function main(): Promise<void> {
   log(`node ${process.version}, ${cpus().length} CPU(s), ${cpus()[0]?.model ?? 'unknown CPU'}; load average at start ${loadAtStart.map((l) => l.toFixed(2)).join(' ')}`);
   log(`servers run ${build ? 'from transpiled JavaScript (as in production)' : 'from TypeScript under tsx (--tsx)'}; the gateway logs ${flags['gateway-log'] ? 'at info level to /dev/null' : 'nothing (silent)'}`);
   if (!flags['no-nginx']) log(nginx ? `nginx row: ${nginx.version}, 1 worker` : 'nginx row skipped: no nginx binary found');
+  if (!flags['no-redis']) log(redis ? `gw-v1-page-redis row: a redis-server of its own on 127.0.0.1:${redis.port}` : 'gw-v1-page-redis row skipped: no redis-server binary found');
   log('');
 
   // --- warm-up, then interleaved rounds
@@ -408,7 +499,8 @@ async function main(): Promise<void> {
   const pacedRate = Math.max(1, Math.round(bareRps / 2));
   const pacedNames = ['bare-proxy', 'bare-create', 'gw-latest', 'gw-v1-create', 'gw-v1-get'];
   // Each gateway row is compared with the bare proxy doing the same backend work.
-  const floorOf = (name: string) => (name === 'gw-v1-create' ? 'bare-create' : 'bare-proxy');
+  const floorOf = (name: string) =>
+    name === 'gw-v1-create' ? 'bare-create' : name.startsWith('gw-v1-page') ? 'bare-page' : name === 'gw-passthrough-get' ? 'bare-get' : 'bare-proxy';
   const pacedResults = new Map<string, PacedResult[]>(pacedNames.map((n) => [n, []]));
   for (let round = 1; round <= PACED_ROUNDS; round++) {
     for (const name of pacedNames) {
@@ -519,6 +611,13 @@ async function main(): Promise<void> {
     `${cpuNote('gw-v1-create')} (against bare-proxy's getReport: ${(rpsOf('gw-v1-create') / bareRps).toFixed(2)})`,
   );
   headline('response-check ratio (gw-v1-get / bare-proxy)', ratio('gw-v1-get').toFixed(2), `≥ ${TRANSLATION_MIN}`, ratio('gw-v1-get') >= TRANSLATION_MIN, cpuNote('gw-v1-get'));
+  headline(
+    'web pass-through ratio (gw-passthrough-get / bare-get)',
+    ratio('gw-passthrough-get').toFixed(2),
+    `≥ ${WEB_PASS_THROUGH_MIN}`,
+    ratio('gw-passthrough-get') >= WEB_PASS_THROUGH_MIN,
+    cpuNote('gw-passthrough-get'),
+  );
   for (const n of pacedNames.filter((name) => !name.startsWith('bare-'))) {
     const s = pacedSummary.get(n);
     const added = (s?.p99 ?? Number.NaN) - floorP99(n);
@@ -526,6 +625,11 @@ async function main(): Promise<void> {
     headline(`added p99 at ${pacedRate} req/s, ${n} (vs ${floorOf(n)})`, `${ms(added)} ms`, `≤ ${ADDED_P99_MAX_MS} ms`, added <= ADDED_P99_MAX_MS, saturated ? '(the gateway could not sustain this rate)' : '');
   }
   headline('gateway peak RSS (throughput + latency runs)', mb(gatewayPeak), `≤ ${mb(PEAK_RSS_MAX)}`, gatewayPeak <= PEAK_RSS_MAX, `(bare proxy peak ${mb(bareStats.maxRss)}; gateway heap ${mb(gwAfterLoad.heapUsed)} used of ${mb(gwAfterLoad.heapTotal)} now)`);
+  if (gatewayRedis) {
+    const cache = await gatewayRedis.call<{ connected?: number; errors: number; byReason: string }>('cache');
+    if (cache.errors > 0) problem(`the Redis gateway counted ${cache.errors} cache errors (${cache.byReason}): its row did not measure Redis alone`);
+    else log(`${'cache errors of the Redis gateway (all its lookups reached Redis)'.padEnd(62)} ${'0'.padStart(9)}   target 0         PASS`);
+  }
   const runErrors = [...summary.values()].reduce((n, s) => n + s.errors, 0) + [...pacedSummary.values()].reduce((n, s) => n + s.errors, 0);
   if (runErrors > 0) problem(`${runErrors} errors or non-2xx answers during the runs (see the errors columns)`);
   else log(`${'errors and non-2xx answers, all runs'.padEnd(62)} ${'0'.padStart(9)}   target 0         PASS`);

@@ -1,7 +1,8 @@
-// Calls the latest-only backend from inside the gateway: migrations' lookups and the readiness probe.
+// Calls the latest-only backend from inside the gateway: the lookups migrations make on a client's behalf.
 
 import type { Dispatcher } from 'undici';
 import { BackendCallError, GatewayError } from '../core/errors.js';
+import { isJsonMediaType } from '../core/media-type.js';
 
 export interface BackendClientOptions {
   readonly baseUrl: string;
@@ -14,7 +15,18 @@ export interface BackendClientOptions {
 export interface BackendAnswer {
   readonly status: number;
   readonly headers: Record<string, string | string[] | undefined>;
+  readonly raw: Buffer;
+  /** The body parsed as JSON; undefined when it is empty or not JSON. */
   readonly body: unknown;
+}
+
+function parsedOrUndefined(raw: Buffer): unknown {
+  if (raw.length === 0) return undefined;
+  try {
+    return JSON.parse(raw.toString('utf8'));
+  } catch {
+    return undefined;
+  }
 }
 
 const MAX_ANSWER_BYTES = 10 * 1024 * 1024;
@@ -68,14 +80,8 @@ export function createBackendClient(options: BackendClientOptions) {
         }
         chunks.push(chunk);
       }
-      const text = Buffer.concat(chunks, size).toString('utf8');
-      let body: unknown = null;
-      try {
-        body = text ? JSON.parse(text) : null;
-      } catch {
-        throw upstreamBroken('the backend answered with a body that is not JSON');
-      }
-      return { status: answer.statusCode, headers: answer.headers, body };
+      const raw = Buffer.concat(chunks, size);
+      return { status: answer.statusCode, headers: answer.headers, raw, body: parsedOrUndefined(raw) };
     } catch (e) {
       if (e instanceof GatewayError) throw e;
       if (timedOut) throw timeout();
@@ -97,20 +103,17 @@ export function createBackendClient(options: BackendClientOptions) {
       signal?: AbortSignal,
     ): Promise<Record<string, unknown>> {
       const answer = await exchange('POST', `/rpc/${method}`, headers, JSON.stringify(body), signal);
-      if (answer.status < 200 || answer.status >= 300) throw new BackendCallError(answer.status, answer.body);
+      if (answer.status < 200 || answer.status >= 300) {
+        throw new BackendCallError(answer.status, answer.body, answer.headers, answer.raw);
+      }
+      const type = answer.headers['content-type'];
+      if (typeof type !== 'string' || !isJsonMediaType(type)) {
+        throw upstreamBroken(`content-type ${String(type ?? 'none').slice(0, 80)}`);
+      }
       if (!answer.body || typeof answer.body !== 'object' || Array.isArray(answer.body)) {
-        throw upstreamBroken('the backend answered with a JSON value that is not an object');
+        throw upstreamBroken(answer.body === undefined ? 'the backend answered with a body that is not JSON' : 'the backend answered with a JSON value that is not an object');
       }
       return answer.body as Record<string, unknown>;
-    },
-    /** GET /ping: the backend's announced API version, for readiness. */
-    async ping(): Promise<{ apiVersion: number | undefined }> {
-      const answer = await exchange('GET', '/ping', {});
-      if (answer.status !== 200) throw upstreamBroken(`ping answered ${answer.status}`);
-      const fromBody = (answer.body as { apiVersion?: unknown } | null)?.apiVersion;
-      const header = answer.headers['x-dl-api-version'];
-      const apiVersion = typeof fromBody === 'number' ? fromBody : header ? Number(header) : undefined;
-      return { apiVersion };
     },
   };
 }

@@ -1,22 +1,25 @@
 // Resolves a v1 report key to a workbook: the operator's folder prefixes (longest wins), then the backend, cached.
 
-import { LRUCache } from 'lru-cache';
-import { BackendCallError } from '../core/errors.js';
+import { BackendCallError, GatewayError } from '../core/errors.js';
+import type { CacheStore } from '../core/cache-store.js';
 import type { LegacyKeyResolver } from '../contract/deps.js';
+import { createMemoryStore } from './cache/memory-store.js';
 
 export interface LegacyKeyResolverOptions {
   readonly prefixes: Readonly<Record<string, string>>;
   readonly cacheSize: number;
   readonly cacheTtlMs: number;
+  /** Where lookups are cached; an in-process store of `cacheSize` entries when absent. */
+  readonly store?: CacheStore;
 }
 
-type Resolution = { workbookId: string; via: 'config' | 'backend' };
+/** The cached value of a key the backend does not know (a workbook id is never empty). */
+const NOT_FOUND = '';
 
 export function createLegacyKeyResolver(options: LegacyKeyResolverOptions): LegacyKeyResolver {
   // Longest prefix first, so the first match is the most specific one.
   const prefixes = Object.entries(options.prefixes).sort(([a], [b]) => b.length - a.length);
-  // Negative answers are cached too (as null), so a stream of unknown keys does not hammer the backend.
-  const cache = new LRUCache<string, Resolution | { none: true }>({ max: options.cacheSize, ttl: options.cacheTtlMs });
+  const store = options.store ?? createMemoryStore({ size: options.cacheSize });
 
   return {
     async resolve(key, ctx) {
@@ -25,18 +28,23 @@ export function createLegacyKeyResolver(options: LegacyKeyResolverOptions): Lega
       }
       // Per caller: what a key resolves to may depend on who asks.
       const cacheKey = `${ctx.principal}\0${key}`;
-      const cached = cache.get(cacheKey);
-      if (cached) return 'none' in cached ? undefined : cached;
+      const [cached] = await store.getMany([cacheKey]);
+      if (cached !== undefined) return cached === NOT_FOUND ? undefined : { workbookId: cached, via: 'backend' };
       try {
         const answer = await ctx.callBackend('resolveLegacyKey', { key });
         const workbookId = answer.workbookId;
-        if (typeof workbookId !== 'string' || !workbookId) return undefined;
-        const found: Resolution = { workbookId, via: 'backend' };
-        cache.set(cacheKey, found);
-        return found;
+        if (typeof workbookId !== 'string' || !workbookId) {
+          throw new GatewayError('UPSTREAM_UNAVAILABLE', 'the backend answered resolveLegacyKey without a workbookId', {
+            reason: 'resolveLegacyKey answer without workbookId',
+          });
+        }
+        await store.set(cacheKey, workbookId, options.cacheTtlMs);
+        return { workbookId, via: 'backend' };
       } catch (e) {
-        if (e instanceof BackendCallError && e.status === 404) {
-          cache.set(cacheKey, { none: true });
+        // "No such key" is a 404 with the backend's JSON error body; a bare or HTML 404 is a refusal like any other.
+        // Negative answers are cached too, so a stream of unknown keys does not hammer the backend.
+        if (e instanceof BackendCallError && e.status === 404 && e.body !== undefined) {
+          await store.set(cacheKey, NOT_FOUND, options.cacheTtlMs);
           return undefined;
         }
         throw e;

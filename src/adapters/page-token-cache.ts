@@ -1,12 +1,14 @@
-// Page tokens seen for page-numbered v1 listings, so that paging forward costs one backend call per page.
+// Page tokens seen for page-numbered v1 listings, so that paging forward costs one backend call per page;
+// held in a cache store (in process by default, shared through Redis when configured).
 
-import { LRUCache } from 'lru-cache';
+import type { CacheStore } from '../core/cache-store.js';
 import type { PageTokenCache } from '../contract/deps.js';
+import { createMemoryStore } from './cache/memory-store.js';
 
-export function createPageTokenCache(options: { size: number; ttlMs: number }): PageTokenCache {
-  const cache = new LRUCache<string, string>({ max: options.size, ttl: options.ttlMs });
+export function createPageTokenCache(options: { size: number; ttlMs: number; store?: CacheStore }): PageTokenCache {
+  const store = options.store ?? createMemoryStore({ size: options.size });
   return {
-    get: (key) => cache.get(key),
-    set: (key, token) => void cache.set(key, token),
+    getMany: (keys) => store.getMany(keys),
+    set: (key, token) => store.set(key, token, options.ttlMs),
   };
 }

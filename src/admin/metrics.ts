@@ -1,7 +1,7 @@
 // Prometheus metrics (prom-client): traffic by version/method/status, latencies, translation, upstream
-// errors, config reloads, and who still calls deprecated versions.
+// errors, config reloads, the shared cache's troubles, and who still calls deprecated versions.
 
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 export interface RequestRecord {
   readonly version: number | undefined;
@@ -15,17 +15,29 @@ export interface RequestRecord {
   readonly client: string;
 }
 
-export interface Metrics {
+/** What the shared cache reports: commands that gave no usable answer, and whether Redis is connected. */
+export interface CacheMetrics {
+  recordCacheError(op: 'get' | 'set', reason: string): void;
+  /** undefined: no Redis configured (the gauge is removed). */
+  setCacheConnected(up: boolean | undefined): void;
+}
+
+export interface Metrics extends CacheMetrics {
   readonly registry: Registry;
   recordRequest(record: RequestRecord): void;
   recordReload(ok: boolean): void;
+  /** Applies a reloaded metrics.maxClients: clients already labelled keep their label, new ones count against the new bound. */
+  setMaxClients(maxClients: number): void;
+  /** One pass-through request (outside /rpc/) or WebSocket handshake: its status (499: the client left) and error code. */
+  recordPassthrough(status: number, error?: string): void;
 }
 
 const SECONDS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
 export function createMetrics(options: { maxClients: number; defaultMetrics?: boolean }): Metrics {
   const registry = new Registry();
-  if (options.defaultMetrics !== false) collectDefaultMetrics({ register: registry, prefix: 'dlgw_' });
+  // prom-client's standard names (process_cpu_seconds_total, nodejs_heap_size_used_bytes, …), which stock Node.js dashboards expect.
+  if (options.defaultMetrics !== false) collectDefaultMetrics({ register: registry });
   const requests = new Counter({
     name: 'dlgw_requests_total',
     help: 'RPC requests by resolved API version, method and response status',
@@ -71,13 +83,31 @@ export function createMetrics(options: { maxClients: number; defaultMetrics?: bo
     labelNames: ['version', 'client'] as const,
     registers: [registry],
   });
+  const passthrough = new Counter({
+    name: 'dlgw_passthrough_requests_total',
+    help: 'Requests outside /rpc passed to the backend (WebSocket handshakes included), by response status',
+    labelNames: ['status'] as const,
+    registers: [registry],
+  });
   for (const result of ['success', 'failure']) reloads.inc({ result }, 0);
+  const cacheErrors = new Counter({
+    name: 'dlgw_cache_errors_total',
+    help: 'Shared-cache (Redis) commands that gave no usable answer, by operation and reason; the request went on without them',
+    labelNames: ['op', 'reason'] as const,
+    registers: [registry],
+  });
+  const cacheConnected = new Gauge({
+    name: 'dlgw_cache_redis_connected',
+    help: '1 while the shared cache (Redis) is connected, 0 while not; absent without Redis',
+    registers: [registry],
+  });
 
   // Bounded label cardinality: past maxClients, new clients are counted as "other".
   const clients = new Set<string>();
+  let maxClients = options.maxClients;
   const clientLabel = (client: string) => {
     if (clients.has(client)) return client;
-    if (clients.size < options.maxClients) {
+    if (clients.size < maxClients) {
       clients.add(client);
       return client;
     }
@@ -123,6 +153,20 @@ export function createMetrics(options: { maxClients: number; defaultMetrics?: bo
     },
     recordReload(ok) {
       reloads.inc({ result: ok ? 'success' : 'failure' });
+    },
+    recordPassthrough(status, error) {
+      passthrough.inc({ status: String(status) });
+      if (error === 'UPSTREAM_UNAVAILABLE' || error === 'UPSTREAM_TIMEOUT') upstreamErrors.inc({ code: error });
+    },
+    recordCacheError(op, reason) {
+      cacheErrors.inc({ op, reason });
+    },
+    setCacheConnected(up) {
+      if (up === undefined) cacheConnected.reset();
+      else cacheConnected.set(up ? 1 : 0);
+    },
+    setMaxClients(n) {
+      maxClients = n;
     },
   };
 }

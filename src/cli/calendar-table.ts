@@ -14,5 +14,17 @@ export function calendarLines(calendar: Calendar, now: Date): string[] {
   ]);
   const header = ['version', 'released', 'deprecated', 'sunset', `status at ${now.toISOString()}`];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] as string).length)));
-  return [header, ...rows].map((r) => r.map((c, i) => c.padEnd(widths[i] as number)).join('  ').trimEnd());
+  const table = [header, ...rows].map((r) => r.map((c, i) => c.padEnd(widths[i] as number)).join('  ').trimEnd());
+  return [...table, ...brownoutLines(calendar)];
+}
+
+/** One line per version with brownouts: its windows (start to end) and its share of refused requests. */
+function brownoutLines(calendar: Calendar): string[] {
+  return calendar.entries
+    .filter((e) => e.brownouts.length > 0 || e.brownoutShare > 0)
+    .map((e) => {
+      const windows = e.brownouts.map((w) => `${day(w.start)} to ${day(w.end)}`);
+      const share = e.brownoutShare > 0 ? [`${Math.round(e.brownoutShare * 1000) / 10}% of requests while deprecated`] : [];
+      return `v${e.version} brownouts: ${[...windows, ...share].join(', ')}`;
+    });
 }

@@ -2,11 +2,8 @@
 
 import { Pool } from 'undici';
 import { createBackendClient } from '../adapters/backend-client.js';
-import { createLegacyKeyResolver } from '../adapters/legacy-key-resolver.js';
-import { createPageTokenCache } from '../adapters/page-token-cache.js';
 import { loadConfigFile } from '../config/load.js';
 import { createShippedContract } from '../contract/index.js';
-import type { ContractDeps } from '../contract/deps.js';
 import { checkContract } from '../core/contract/check.js';
 import { loadContract } from '../core/contract/load.js';
 import type { Contract, MigrationContext } from '../core/contract/types.js';
@@ -14,16 +11,13 @@ import { BackendCallError, GatewayError, isGatewayError } from '../core/errors.j
 import { translateRequest, validateRequest } from '../core/translate/engine.js';
 import { buildPlans, requirePlan } from '../core/translate/plan.js';
 import { problemBody } from '../edge/problem.js';
+import { offlineDeps } from './validate-config.js';
 
 export interface Output {
   out(line: string): void;
   err(line: string): void;
 }
 
-const offlineDeps = (prefixes: Record<string, string> = {}): ContractDeps => ({
-  legacyKeys: createLegacyKeyResolver({ prefixes, cacheSize: 100, cacheTtlMs: 60_000 }),
-  pageTokens: createPageTokenCache({ size: 100, ttlMs: 60_000 }),
-});
 
 export function runCheckContract(io: Output, contract: Contract = createShippedContract(offlineDeps())): number {
   const problems = checkContract(contract);
@@ -42,6 +36,7 @@ export interface TranslateArgs {
   readonly from: number;
   readonly method: string;
   readonly body: string;
+  /** The config file whose legacyKeys.prefixes apply (its environment overrides do not). */
   readonly configPath?: string;
   /** A backend for lookups (legacy keys, page walks); without it such a translation reports what it needed. */
   readonly upstream?: string;
@@ -50,6 +45,10 @@ export interface TranslateArgs {
 export async function runTranslate(io: Output, args: TranslateArgs): Promise<number> {
   const prefixes = args.configPath ? { ...loadConfigFile(args.configPath, {}).config.legacyKeys.prefixes } : {};
   const contract = loadContract(createShippedContract(offlineDeps(prefixes)));
+  if (!contract.byVersion.has(args.from)) {
+    io.err(`API version ${args.from} does not exist (versions ${contract.versions.join(', ')})`);
+    return 2;
+  }
   const pool = args.upstream ? new Pool(new URL(args.upstream).origin) : undefined;
   const backend =
     args.upstream && pool

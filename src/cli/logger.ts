@@ -1,6 +1,7 @@
 // The process logger: JSON lines on stdout; credentials are redacted wherever the gateway logs headers.
 
 import { pino, type DestinationStream, type Logger } from 'pino';
+import { LogStream } from './log-stream.js';
 
 export const REDACT_PATHS = [
   'headers.authorization',
@@ -15,9 +16,16 @@ export const REDACT_PATHS = [
 
 export const CENSOR = '[redacted]';
 
-export function createLogger(level = process.env.LOG_LEVEL ?? 'info', destination?: DestinationStream): Logger {
-  const options = { level, base: { service: 'dl-version-gateway' }, redact: { paths: REDACT_PATHS, censor: CENSOR } };
-  return destination ? pino(options, destination) : pino(options);
+/** Why `level` is not a log level pino knows, or undefined when it is. */
+export function logLevelProblem(level: string): string | undefined {
+  const known = [...Object.keys(pino.levels.values), 'silent'];
+  return known.includes(level) ? undefined : `LOG_LEVEL (environment variable): ${JSON.stringify(level.slice(0, 40))} is not a log level (${known.join(', ')})`;
+}
+
+export function createLogger(level = process.env.LOG_LEVEL || 'info', destination?: DestinationStream): Logger {
+  // pid and service on every line: several gateways often log to one place.
+  const options = { level, base: { pid: process.pid, service: 'dl-version-gateway' }, redact: { paths: REDACT_PATHS, censor: CENSOR } };
+  return pino(options, destination ?? new LogStream(1));
 }
 
 /** The logger for everything but the per-request line: credentials and the operator's paths redacted. */

@@ -1,21 +1,24 @@
 // `serve`: load the config, start the embedded backend if asked, build the runtime and listen; reload the
 // config on SIGHUP or file change; drain and stop on SIGTERM/SIGINT.
 
-import { fileURLToPath } from 'node:url';
 import type { Logger } from 'pino';
+import { Client } from 'undici';
 import { createAdminServer, type AdminServer, type ReloadResult } from '../admin/server.js';
 import { createMetrics, type Metrics } from '../admin/metrics.js';
-import { ConfigError, type LoadedConfig, loadConfigFile } from '../config/load.js';
+import { ConfigError, type LoadedConfig } from '../config/load.js';
 import { digestOf, watchConfig, type ConfigWatcher } from '../config/watch.js';
 import { createShippedContract } from '../contract/index.js';
 import { ContractError } from '../core/contract/load.js';
 import { createGateway, type Gateway } from '../edge/app.js';
+import { readinessOptions } from '../edge/discovery.js';
+import { checkReadiness } from '../edge/readiness.js';
 import { createRuntime, type Runtime } from '../edge/runtime.js';
 import { DEMO_ENTRIES, DEMO_WORKBOOKS, createReferenceBackend } from '../reference-backend/index.js';
 import { calendarLines } from './calendar-table.js';
 import { redactingLogger, requestLineLogger } from './logger.js';
+import { validateConfigFile } from './validate-config.js';
 
-export const DEFAULT_CONFIG = fileURLToPath(new URL('../../config/gateway.yaml', import.meta.url));
+export { DEFAULT_CONFIG } from '../config/load.js';
 
 export interface Serving {
   readonly gateway: Gateway;
@@ -36,21 +39,44 @@ export interface ServeOptions {
   readonly watch?: boolean;
 }
 
+/** A start-up failure that is not the config file's: a port in use, say. One line names the culprit. */
+export class StartupError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'StartupError';
+  }
+}
+
+/** Binds a listener, turning a bind failure into one line naming the keys and variables that chose the address. */
+async function bind(listen: () => Promise<string>, host: string, port: number, culprit: string): Promise<string> {
+  try {
+    return await listen();
+  } catch (e) {
+    const err = e as Error & { code?: string };
+    const why = err.code === 'EADDRINUSE' ? 'the address is already in use' : err.code === 'EACCES' ? 'permission denied' : (err.code ?? err.message);
+    throw new StartupError(`cannot listen on ${host}:${port} (${culprit}): ${why}`);
+  }
+}
+
 export async function serve(options: ServeOptions): Promise<Serving> {
   const { configPath } = options;
   const env = options.env ?? process.env;
-  const initial = loadConfigFile(configPath, env);
-  // Redaction is fixed at start: a reload that changes logging.redact needs a restart. It is applied here,
-  // whatever logger the caller passed (not only createLogger's), so credentials never reach the log.
-  const logger = redactingLogger(options.logger, initial.config.logging.redact);
-  const requestLog = requestLineLogger(options.logger, initial.config.logging.redact);
+  const initial = validateConfigFile(configPath, env);
+  let loaded = initial;
+  // Redaction is applied here, whatever logger the caller passed (not only createLogger's), so credentials
+  // never reach the log; each generation gets loggers with its own logging.redact, so a reload applies it.
+  const loggersOf = (l: LoadedConfig) => ({
+    logger: redactingLogger(options.logger, l.config.logging.redact),
+    requestLog: requestLineLogger(options.logger, l.config.logging.redact),
+  });
+  let { logger } = loggersOf(initial);
   const metrics = createMetrics({ maxClients: initial.config.metrics.maxClients });
 
   // The embedded backend lives as long as the process, whatever reloads do.
   let embeddedUrl: string | undefined;
   let stopBackend = async () => {};
-  const upstreamOf = async (loaded: LoadedConfig): Promise<string> => {
-    if (loaded.config.upstream.url !== 'embedded') return loaded.config.upstream.url;
+  const upstreamOf = async (l: LoadedConfig): Promise<string> => {
+    if (l.config.upstream.url !== 'embedded') return l.config.upstream.url;
     if (!embeddedUrl) {
       const backend = createReferenceBackend({
         headVersion: 2,
@@ -65,42 +91,72 @@ export async function serve(options: ServeOptions): Promise<Serving> {
     }
     return embeddedUrl;
   };
-  const build = (loaded: LoadedConfig, upstreamUrl: string): Runtime =>
-    createRuntime({ loaded, contract: createShippedContract, upstreamUrl, clock: () => new Date(), logger, requestLog, metrics });
+  const build = (l: LoadedConfig, upstreamUrl: string): Runtime =>
+    createRuntime({ loaded: l, contract: createShippedContract, upstreamUrl, clock: () => new Date(), ...loggersOf(l), metrics });
 
   const initialUpstream = await upstreamOf(initial);
-  if (initial.config.upstream.url !== 'embedded') logger.info({ upstream: initialUpstream }, `upstream: ${initialUpstream}`);
   const gateway = createGateway(build(initial, initialUpstream));
-  const url = await gateway.listen(initial.config.listen.port, initial.config.listen.host);
-  logger.info({ config: configPath, head: gateway.runtime().contract.head }, `dl-version-gateway listening on ${url}`);
-  for (const line of calendarLines(gateway.runtime().calendar, new Date())) logger.info(`calendar: ${line}`);
+  const { listen: pub, admin: adminConfig } = initial.config;
+  let admin: AdminServer | undefined;
+  let url: string;
+  let adminUrl: string | undefined;
+  try {
+    url = await bind(() => gateway.listen(pub.port, pub.host), pub.host, pub.port, 'listen.host/listen.port, or HOST/PORT');
+    if (adminConfig.enabled) {
+      admin = createAdminServer({ metrics, reload: () => reload(), token: () => loaded.adminToken });
+      adminUrl = await bind(
+        () => (admin as AdminServer).listen(adminConfig.port, adminConfig.host),
+        adminConfig.host,
+        adminConfig.port,
+        'admin.host/admin.port, or ADMIN_HOST/ADMIN_PORT',
+      );
+    }
+  } catch (e) {
+    await gateway.close();
+    await stopBackend();
+    throw e;
+  }
+  if (initial.config.upstream.url !== 'embedded') logger.info({ upstream: initialUpstream }, `upstream: ${initialUpstream}`);
+  // Say at start when the backend is not there (or speaks another version), not only through /readyz's 503s.
+  // One check, at most readiness.timeoutMs, on a connection of its own (it is no request in flight).
+  const first = gateway.runtime();
+  const probe = new Client(new URL(first.upstreamUrl).origin);
+  const readiness = await checkReadiness({ ...readinessOptions(first), dispatcher: probe });
+  void probe.close();
+  if (!readiness.ready) logger.warn({ upstream: first.upstreamUrl }, `upstream not ready: ${readiness.reason}; /readyz answers 503 until it is`);
+  logger.info({ config: configPath, head: first.contract.head }, `dl-version-gateway listening on ${url}`);
+  if (adminUrl) logger.info(`admin listener (metrics, reload) on ${adminUrl}`);
+  for (const line of calendarLines(first.calendar, new Date())) logger.info(`calendar: ${line}`);
 
   let watcher: ConfigWatcher | undefined;
-  const reload = (): ReloadResult => {
+  function reload(): ReloadResult {
     try {
       // Taken before the read: a write that lands while this reload runs has another digest and reloads too.
       const digest = digestOf(configPath);
-      const loaded = loadConfigFile(configPath, env);
+      const next = validateConfigFile(configPath, env);
       // The listeners keep what they were started with: compare with that, not with the last reload.
       const previous = initial.config;
-      if (loaded.config.upstream.url === 'embedded' && !embeddedUrl) {
+      if (next.config.upstream.url === 'embedded' && !embeddedUrl) {
         throw new ConfigError(configPath, ['upstream.url: switching to the embedded backend needs a restart']);
       }
-      const upstreamUrl = loaded.config.upstream.url === 'embedded' ? (embeddedUrl as string) : loaded.config.upstream.url;
-      const next = build(loaded, upstreamUrl);
+      const upstreamUrl = next.config.upstream.url === 'embedded' ? (embeddedUrl as string) : next.config.upstream.url;
+      const runtime = build(next, upstreamUrl);
       // In-flight requests finish on the generation they started with; it closes once they are done.
-      void gateway.swap(next).retire();
+      void gateway.swap(runtime).retire();
+      loaded = next;
+      logger = runtime.logger;
+      metrics.setMaxClients(next.config.metrics.maxClients);
       watcher?.accept(digest);
       metrics.recordReload(true);
-      if (loaded.config.listen.port !== previous.listen.port || loaded.config.listen.host !== previous.listen.host) {
+      if (next.config.listen.port !== previous.listen.port || next.config.listen.host !== previous.listen.host) {
         logger.warn('config reloaded, but listen.host/listen.port changes take effect only after a restart');
       }
-      const nextAdmin = loaded.config.admin;
+      const nextAdmin = next.config.admin;
       if (nextAdmin.enabled !== previous.admin.enabled || nextAdmin.host !== previous.admin.host || nextAdmin.port !== previous.admin.port) {
         logger.warn('config reloaded, but admin.* changes take effect only after a restart');
       }
       logger.info({ config: configPath }, 'config reloaded');
-      for (const line of calendarLines(next.calendar, new Date())) logger.info(`calendar: ${line}`);
+      for (const line of calendarLines(runtime.calendar, new Date())) logger.info(`calendar: ${line}`);
       return { ok: true };
     } catch (e) {
       metrics.recordReload(false);
@@ -111,16 +167,8 @@ export async function serve(options: ServeOptions): Promise<Serving> {
       logger.error({ err: e }, 'config reload failed, the previous config stays');
       return { ok: false, problems: [(e as Error).message] };
     }
-  };
-  if (options.watch !== false) watcher = watchConfig(configPath, () => void reload());
-
-  let admin: AdminServer | undefined;
-  let adminUrl: string | undefined;
-  if (initial.config.admin.enabled) {
-    admin = createAdminServer({ metrics, reload });
-    adminUrl = await admin.listen(initial.config.admin.port, initial.config.admin.host);
-    logger.info(`admin listener (metrics, reload) on ${adminUrl}`);
   }
+  if (options.watch !== false) watcher = watchConfig(configPath, () => void reload());
 
   return {
     gateway,

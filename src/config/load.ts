@@ -1,10 +1,14 @@
 // Reads the YAML config file, applies environment overrides, validates, and freezes the result.
 
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
 import { type ZodError } from 'zod';
 import { buildCalendar, type Calendar } from '../core/lifecycle/calendar.js';
 import { configSchema, type GatewayConfig } from './schema.js';
+
+/** The config file when neither --config nor GATEWAY_CONFIG names one. */
+export const DEFAULT_CONFIG = fileURLToPath(new URL('../../config/gateway.yaml', import.meta.url));
 
 export class ConfigError extends Error {
   constructor(
@@ -14,55 +18,124 @@ export class ConfigError extends Error {
     super(`invalid config ${source}:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
     this.name = 'ConfigError';
   }
+
+  /** The problems on one line, for a start-up failure. */
+  get line(): string {
+    return `invalid config ${this.source}: ${this.problems.join('; ')}`;
+  }
 }
 
 export interface LoadedConfig {
   readonly config: GatewayConfig;
   readonly calendar: Calendar;
   readonly source: string;
+  /** The token POST /reload requires, read from ADMIN_TOKEN, ADMIN_TOKEN_FILE or admin.tokenFile; kept out of `config`. */
+  readonly adminToken?: string | undefined;
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-const formatIssues = (error: ZodError): string[] =>
+/** What the config is checked against besides its own schema: the API contract's versions. */
+export interface ConfigCheck {
+  readonly contractVersions?: readonly number[];
+}
+
+/** Environment variables that override a config key, by key: they are named, not the key, when they are wrong. */
+export const ENV_OVERRIDES = {
+  PORT: 'listen.port',
+  HOST: 'listen.host',
+  UPSTREAM_URL: 'upstream.url',
+  UPSTREAM_TIMEOUT_MS: 'upstream.timeoutMs',
+  ADMIN_HOST: 'admin.host',
+  ADMIN_PORT: 'admin.port',
+  REDIS_URL: 'cache.redis.url',
+} as const;
+
+const INTEGER_ENV = new Set(['PORT', 'UPSTREAM_TIMEOUT_MS', 'ADMIN_PORT']);
+
+const formatIssues = (error: ZodError, fromEnv: ReadonlyMap<string, string>): string[] =>
   error.issues.map((issue) => {
     const key = issue.path.length ? issue.path.join('.') : '(root)';
     if (issue.code === 'unrecognized_keys') {
       const prefix = issue.path.length ? `${key}.` : '';
       return `${issue.keys.map((k) => prefix + k).join(', ')}: unknown key`;
     }
-    return `${key}: ${issue.message}`;
+    const variable = fromEnv.get(key);
+    return variable ? `${variable} (environment variable, overrides ${key}): ${issue.message}` : `${key}: ${issue.message}`;
   });
 
-/** Environment overrides for the usual deployment knobs; they win over the file. */
-function applyEnv(raw: Record<string, unknown>, env: Env, source: string): Record<string, unknown> {
+/** Environment overrides for the usual deployment knobs; they win over the file. Returns the keys they set. */
+function applyEnv(raw: Record<string, unknown>, env: Env): { document: Record<string, unknown>; fromEnv: Map<string, string>; problems: string[] } {
   const out: Record<string, unknown> = { ...raw };
-  const section = (name: string): Record<string, unknown> => {
-    const current = out[name];
-    const copy = current && typeof current === 'object' && !Array.isArray(current) ? { ...current } : {};
-    out[name] = copy;
-    return copy as Record<string, unknown>;
-  };
-  if (env.PORT !== undefined && env.PORT !== '') {
-    const port = Number(env.PORT);
-    if (!Number.isInteger(port)) throw new ConfigError(source, [`PORT: not an integer: ${env.PORT}`]);
-    section('listen').port = port;
+  const fromEnv = new Map<string, string>();
+  const problems: string[] = [];
+  for (const [variable, key] of Object.entries(ENV_OVERRIDES)) {
+    const text = env[variable];
+    if (text === undefined || text === '') continue;
+    let value: unknown = text;
+    if (INTEGER_ENV.has(variable)) {
+      if (!/^\d{1,15}$/.test(text.trim())) {
+        problems.push(`${variable} (environment variable, overrides ${key}): not an integer: ${JSON.stringify(text.slice(0, 40))}`);
+        continue;
+      }
+      value = Number(text);
+    }
+    // Copy each object on the way down to the key, so that the file's document is left as it was.
+    const parts = key.split('.');
+    let parent = out;
+    for (const part of parts.slice(0, -1)) {
+      const current = parent[part];
+      const copy: Record<string, unknown> = current && typeof current === 'object' && !Array.isArray(current) ? { ...(current as object) } : {};
+      parent[part] = copy;
+      parent = copy;
+    }
+    parent[parts.at(-1) as string] = value;
+    fromEnv.set(key, variable);
   }
-  if (env.HOST) section('listen').host = env.HOST;
-  if (env.UPSTREAM_URL) section('upstream').url = env.UPSTREAM_URL;
-  if (env.UPSTREAM_TIMEOUT_MS) section('upstream').timeoutMs = Number(env.UPSTREAM_TIMEOUT_MS);
-  if (env.ADMIN_PORT) section('admin').port = Number(env.ADMIN_PORT);
-  if (env.ADMIN_HOST) section('admin').host = env.ADMIN_HOST;
-  return out;
+  return { document: out, fromEnv, problems };
 }
 
-/** Validates an already-parsed document (YAML/JSON object). */
-export function parseConfig(document: unknown, env: Env = {}, source = '(inline)'): LoadedConfig {
+const LOOPBACK = /^(127\.\d{1,3}\.\d{1,3}\.\d{1,3}|::1|\[::1\]|localhost)$/i;
+
+/** The admin token: ADMIN_TOKEN, else the file named by ADMIN_TOKEN_FILE or admin.tokenFile. */
+function adminTokenOf(config: GatewayConfig, env: Env): { token?: string; problem?: string } {
+  if (env.ADMIN_TOKEN) return { token: env.ADMIN_TOKEN };
+  const file = env.ADMIN_TOKEN_FILE || config.admin.tokenFile;
+  const culprit = env.ADMIN_TOKEN_FILE ? 'ADMIN_TOKEN_FILE (environment variable)' : 'admin.tokenFile';
+  if (!file) return {};
+  let token: string;
+  try {
+    token = readFileSync(file, 'utf8').trim();
+  } catch (e) {
+    return { problem: `${culprit}: cannot read the token file: ${(e as Error).message}` };
+  }
+  return token ? { token } : { problem: `${culprit}: the token file ${file} is empty` };
+}
+
+/** The config's calendar must cover exactly the contract's versions: a version needs both a schema and dates. */
+export function contractProblems(calendar: Calendar, contractVersions: readonly number[]): string[] {
+  const configured = new Set(calendar.entries.map((e) => e.version));
+  const problems: string[] = [];
+  for (const v of configured) {
+    if (!contractVersions.includes(v)) {
+      problems.push(`lifecycle.versions: version ${v} is not in the API contract (versions ${contractVersions.join(', ')})`);
+    }
+  }
+  for (const v of contractVersions) {
+    if (!configured.has(v)) problems.push(`lifecycle.versions: version ${v} of the API contract has no release date`);
+  }
+  return problems;
+}
+
+/** Validates an already-parsed document (YAML/JSON object); with `check.contractVersions`, against the contract too. */
+export function parseConfig(document: unknown, env: Env = {}, source = '(inline)', check: ConfigCheck = {}): LoadedConfig {
   if (document === null || typeof document !== 'object' || Array.isArray(document)) {
     throw new ConfigError(source, ['(root): expected a mapping of settings']);
   }
-  const result = configSchema.safeParse(applyEnv(document as Record<string, unknown>, env, source));
-  if (!result.success) throw new ConfigError(source, formatIssues(result.error));
+  const applied = applyEnv(document as Record<string, unknown>, env);
+  if (applied.problems.length) throw new ConfigError(source, applied.problems);
+  const result = configSchema.safeParse(applied.document);
+  if (!result.success) throw new ConfigError(source, formatIssues(result.error, applied.fromEnv));
   const config = result.data;
   if (config.limits.headersTimeoutMs > config.limits.requestTimeoutMs) {
     throw new ConfigError(source, ['limits.headersTimeoutMs: must not exceed limits.requestTimeoutMs']);
@@ -71,6 +144,14 @@ export function parseConfig(document: unknown, env: Env = {}, source = '(inline)
   for (const [i, v] of config.lifecycle.versions.entries()) {
     if (seen.has(v.version)) throw new ConfigError(source, [`lifecycle.versions.${i}.version: version ${v.version} is listed twice`]);
     seen.add(v.version);
+  }
+  const { token: adminToken, problem: tokenProblem } = adminTokenOf(config, env);
+  if (tokenProblem) throw new ConfigError(source, [tokenProblem]);
+  if (config.admin.enabled && !LOOPBACK.test(config.admin.host) && !adminToken) {
+    const culprit = applied.fromEnv.get('admin.host') ?? 'admin.host';
+    throw new ConfigError(source, [
+      `${culprit}: ${config.admin.host} is beyond loopback, so POST /reload needs a token: set ADMIN_TOKEN_FILE (or ADMIN_TOKEN, or admin.tokenFile)`,
+    ]);
   }
   let calendar: Calendar;
   try {
@@ -88,10 +169,14 @@ export function parseConfig(document: unknown, env: Env = {}, source = '(inline)
   } catch (e) {
     throw new ConfigError(source, [`lifecycle.versions: ${(e as Error).message}`]);
   }
-  return Object.freeze({ config: deepFreeze(config), calendar, source });
+  if (check.contractVersions) {
+    const problems = contractProblems(calendar, check.contractVersions);
+    if (problems.length) throw new ConfigError(source, problems);
+  }
+  return Object.freeze({ config: deepFreeze(config), calendar, source, ...(adminToken && { adminToken }) });
 }
 
-export function loadConfigFile(path: string, env: Env = process.env): LoadedConfig {
+export function loadConfigFile(path: string, env: Env = process.env, check: ConfigCheck = {}): LoadedConfig {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -104,7 +189,7 @@ export function loadConfigFile(path: string, env: Env = process.env): LoadedConf
   } catch (e) {
     throw new ConfigError(path, [`not valid YAML: ${(e as Error).message.split('\n')[0]}`]);
   }
-  return parseConfig(document, env, path);
+  return parseConfig(document, env, path, check);
 }
 
 function deepFreeze<T>(value: T): T {

@@ -2,13 +2,26 @@
 
 import { z } from 'zod';
 
-/** Dates in the calendar: an ISO date ("2026-06-01", midnight UTC) or a full ISO instant. */
+/** True when the text's leading YYYY-MM-DD names a day that exists (JavaScript rolls 2027-02-30 over to March). */
+const realDay = (text: string): boolean => {
+  const m = /^(\d{4})-(\d{2})-(\d{2})/.exec(text);
+  if (!m) return true; // not in ISO form: Date parsing decides
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const day = new Date(Date.UTC(y, mo - 1, d));
+  return day.getUTCFullYear() === y && day.getUTCMonth() === mo - 1 && day.getUTCDate() === d;
+};
+
+/** Dates in the calendar: an ISO date ("2026-06-01", midnight UTC) or a full ISO instant; impossible days are refused. */
 const instant = z
   .union([z.string(), z.date()])
   .transform((v, ctx) => {
     const d = typeof v === 'string' ? new Date(/^\d{4}-\d{2}-\d{2}$/.test(v) ? `${v}T00:00:00Z` : v) : v;
     if (Number.isNaN(d.getTime())) {
       ctx.addIssue({ code: 'custom', message: `not a date: ${String(v)} (use YYYY-MM-DD or an ISO 8601 instant)` });
+      return z.NEVER;
+    }
+    if (typeof v === 'string' && !realDay(v)) {
+      ctx.addIssue({ code: 'custom', message: `not a date: ${v} (that day does not exist)` });
       return z.NEVER;
     }
     return d;
@@ -34,6 +47,11 @@ export const DEFAULTS = {
   adminPort: 9090,
   drainMs: 10_000,
   metricsMaxClients: 500,
+  redisTimeoutMs: 50,
+  redisLocalCacheSize: 1_000,
+  redisKeyPrefix: 'dlgw:',
+  readinessPath: '/ping',
+  readinessTimeoutMs: 2_000,
 } as const;
 
 const brownoutWindow = z
@@ -45,7 +63,29 @@ const versionPlan = z.strictObject({
   released: instant,
   /** Explicit end of support; default: the next version's release + supportWindowDays. */
   sunset: instant.optional(),
-  migrationGuide: z.url().optional(),
+  /** Sent in the Link header: an absolute http(s) URL, normalised so that it cannot break the header. */
+  migrationGuide: z
+    .string()
+    .transform((v, ctx) => {
+      let url: URL;
+      try {
+        url = new URL(v);
+      } catch {
+        ctx.addIssue({ code: 'custom', message: `not an absolute URL: ${v}` });
+        return z.NEVER;
+      }
+      if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+        ctx.addIssue({ code: 'custom', message: `must be an http or https URL: ${v}` });
+        return z.NEVER;
+      }
+      if (url.username || url.password) {
+        ctx.addIssue({ code: 'custom', message: 'must not carry credentials' });
+        return z.NEVER;
+      }
+      // href percent-encodes spaces, quotes and angle brackets; what is left is safe inside <…>.
+      return url.href;
+    })
+    .optional(),
   /** Scheduled windows during which this (deprecated) version answers 410, so clients notice before the sunset. */
   brownouts: z.array(brownoutWindow).default([]),
   /** Share (0..1) of this version's requests refused with 410 while it is deprecated. */
@@ -99,6 +139,8 @@ export const configSchema = z.strictObject({
       enabled: z.boolean().default(true),
       host: z.string().default(DEFAULTS.adminHost),
       port: z.number().int().min(0).max(65535).default(DEFAULTS.adminPort),
+      /** A file holding the token POST /reload requires (Authorization: Bearer); env ADMIN_TOKEN_FILE or ADMIN_TOKEN. */
+      tokenFile: z.string().min(1).optional(),
     })
     .prefault({}),
   shutdown: z
@@ -119,13 +161,66 @@ export const configSchema = z.strictObject({
       maxClients: z.number().int().positive().default(DEFAULTS.metricsMaxClients),
     })
     .prefault({}),
+  readiness: z
+    .strictObject({
+      /** The backend path /readyz asks with GET; it must answer 2xx. */
+      path: z
+        .string()
+        .regex(/^\/[A-Za-z0-9._~!$&'()*+,;=:@%/-]*$/, 'an absolute path such as /ping')
+        .default(DEFAULTS.readinessPath),
+      /** How long /readyz waits for the backend's answer; then 503. */
+      timeoutMs: z.number().int().positive().default(DEFAULTS.readinessTimeoutMs),
+      /** Require the answer to announce the contract's latest version ({"apiVersion": N} or x-dl-api-version). */
+      checkVersion: z.boolean().default(true),
+    })
+    .prefault({}),
   paging: z
     .strictObject({
       tokenCacheSize: z.number().int().positive().default(DEFAULTS.pageTokenCacheSize),
       tokenCacheTtlMs: z.number().int().positive().default(DEFAULTS.pageTokenCacheTtlMs),
     })
     .prefault({}),
+  passthrough: z
+    .strictObject({
+      /** Pass every request outside /rpc/ and the gateway's own routes to the upstream. Unset: see passthroughEnabled. */
+      enabled: z.boolean().optional(),
+      /** Path prefixes (e.g. /metrics, /internal) never passed through, whatever their spelling: answered 404. */
+      exclude: z
+        .array(z.string().regex(/^(?:\/[A-Za-z0-9._~!$&'()*+,=:@-]+)+$/, 'a path prefix such as /internal: no trailing slash, query or fragment'))
+        .default([]),
+    })
+    .prefault({}),
+  routes: z
+    .strictObject({
+      /** Path prefix of the gateway's own routes (versions, documents, changelog, reference pages); none by default. /healthz and /readyz never move. */
+      prefix: z
+        .string()
+        .regex(/^(?:\/[A-Za-z0-9._~-]+)*$/, 'a path such as /_gateway: segments of letters, digits and ._~-, no trailing slash, or "" for none')
+        .refine((p) => !/^\/rpc(?:\/|$)/i.test(p) && !/\/\.\.?(?:\/|$)/.test(p), 'must not be under /rpc nor contain . or .. segments')
+        .optional(),
+    })
+    .prefault({}),
+  cache: z
+    .strictObject({
+      /** Shares page tokens and legacy-key lookups between replicas; absent: each process caches alone. */
+      redis: z
+        .strictObject({
+          url: z.url({ protocol: /^rediss?$/ }),
+          /** Longest wait for one Redis command; then the request goes on without it. */
+          timeoutMs: z.number().int().min(1).max(1_000).default(DEFAULTS.redisTimeoutMs),
+          /** Entries of the in-process cache in front of Redis, per kind (page tokens, key lookups). */
+          localCacheSize: z.number().int().min(0).default(DEFAULTS.redisLocalCacheSize),
+          /** Prepended to every key, so that several deployments can share one Redis. */
+          keyPrefix: z.string().max(64).default(DEFAULTS.redisKeyPrefix),
+        })
+        .optional(),
+    })
+    .prefault({}),
 });
+
+/** Pass-through is on by default in front of a real upstream, and off in front of the embedded reference backend (it has no web UI). */
+export const passthroughEnabled = (config: GatewayConfig): boolean =>
+  config.passthrough.enabled ?? config.upstream.url !== 'embedded';
 
 export type GatewayConfig = z.output<typeof configSchema>;
 export type GatewayConfigInput = z.input<typeof configSchema>;

@@ -7,9 +7,12 @@ export interface LegacyKeyResolver {
   resolve(key: string, ctx: MigrationContext): Promise<{ workbookId: string; via: 'config' | 'backend' } | undefined>;
 }
 
+/** Page tokens by key (caller, query and position); what a key means is the page-walk's business. */
 export interface PageTokenCache {
-  get(key: string): string | undefined;
-  set(key: string, token: string): void;
+  /** The tokens under `keys`, in order; undefined where none is known. Never rejects. */
+  getMany(keys: readonly string[]): Promise<ReadonlyArray<string | undefined>>;
+  /** Remembers a token; resolves once stored (shared stores included) or given up on. Never rejects. */
+  set(key: string, token: string): Promise<void>;
 }
 
 export interface ContractDeps {

@@ -1,4 +1,4 @@
-// The error catalogue (DESIGN.md §3): one entry per stable code, and the one error type that carries it.
+// The error catalogue (docs/reference/errors.md): one entry per stable code, and the one error type that carries it.
 // No HTTP objects here: the edge renders a GatewayError as application/problem+json.
 
 export const ERROR_CATALOGUE = {
@@ -14,7 +14,14 @@ export const ERROR_CATALOGUE = {
   UNSUPPORTED_MEDIA_TYPE: { status: 415, title: 'Unsupported media type' },
   UPSTREAM_UNAVAILABLE: { status: 502, title: 'Upstream unavailable' },
   UPSTREAM_TIMEOUT: { status: 504, title: 'Upstream timeout' },
-  // Not in DESIGN.md's table: a defect of the gateway itself, never a client's fault.
+  // The backend refused with a status but without a JSON body: the gateway keeps the status, gives the body.
+  UPSTREAM_ERROR: { status: 502, title: 'Upstream error' },
+  // Refusals of requests that never reached the gateway's handler (Node's HTTP parser and server timers).
+  MALFORMED_REQUEST: { status: 400, title: 'Malformed HTTP request' },
+  REQUEST_TIMEOUT: { status: 408, title: 'Request timeout' },
+  EXPECTATION_FAILED: { status: 417, title: 'Expectation failed' },
+  HEADERS_TOO_LARGE: { status: 431, title: 'Request header fields too large' },
+  // A defect of the gateway itself, never a client's fault.
   INTERNAL_ERROR: { status: 500, title: 'Internal gateway error' },
 } as const satisfies Record<string, { status: number; title: string }>;
 
@@ -28,16 +35,19 @@ export type ErrorDetails = Readonly<Record<string, unknown>>;
 export class GatewayError extends Error {
   readonly code: ErrorCode;
   readonly details: ErrorDetails;
+  /** The status when it is not the catalogue's: UPSTREAM_ERROR keeps the backend's. */
+  private readonly statusOverride: number | undefined;
 
-  constructor(code: ErrorCode, detail: string, details: ErrorDetails = {}) {
+  constructor(code: ErrorCode, detail: string, details: ErrorDetails = {}, status?: number) {
     super(detail);
     this.name = 'GatewayError';
     this.code = code;
     this.details = details;
+    this.statusOverride = status;
   }
 
   get status(): number {
-    return ERROR_CATALOGUE[this.code].status;
+    return this.statusOverride ?? ERROR_CATALOGUE[this.code].status;
   }
 }
 
@@ -50,7 +60,11 @@ export const isGatewayError = (e: unknown): e is GatewayError => e instanceof Ga
 export class BackendCallError extends Error {
   constructor(
     readonly status: number,
+    /** The parsed JSON body, or undefined when the body is empty or not JSON. */
     readonly body: unknown,
+    /** The answer's headers (lower-case names) and raw bytes, for passing the refusal on unchanged. */
+    readonly headers: Readonly<Record<string, string | string[] | undefined>> = {},
+    readonly raw: Uint8Array = new Uint8Array(0),
   ) {
     super(`backend answered ${status}`);
     this.name = 'BackendCallError';

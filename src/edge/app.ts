@@ -1,11 +1,20 @@
-// The public listener: /rpc/* on the hot path (plain Node), everything else through the discovery app.
+// The public listener: /rpc/* on the hot path (plain Node), the own routes through the discovery app, everything
+// else (WebSocket upgrades included) through pass-through when it is on.
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import { GatewayError } from '../core/errors.js';
 import { createDiscoveryApp } from './discovery.js';
+import { onExchangeEnd } from './exchange-end.js';
+import { requestIdOf } from './headers.js';
 import { listen } from './listen.js';
+import { answerNodeRefusals } from './node-answers.js';
+import { sendProblem } from './problem.js';
+import { routeOf } from './routes.js';
 import { handleRpc } from './rpc.js';
 import type { Runtime } from './runtime.js';
 import { Unanswered } from './unanswered.js';
+import { withoutUpgrade } from './upgrade.js';
 
 export interface Gateway {
   readonly server: Server;
@@ -29,6 +38,8 @@ export interface ServerLimits {
   readonly requestTimeoutMs?: number;
 }
 
+const isRpc = (req: IncomingMessage) => req.url?.startsWith('/rpc/') === true || req.url === '/rpc';
+
 export function createGateway(
   initial: Runtime,
   limits: ServerLimits = {
@@ -47,15 +58,37 @@ export function createGateway(
       res.once('finish', () => server.closeIdleConnections());
     } else {
       unanswered.add(res);
-      res.once('close', () => unanswered.delete(res));
+      onExchangeEnd(req, res, () => unanswered.delete(res));
     }
-    if (req.url?.startsWith('/rpc/') || req.url === '/rpc') handleRpc(current, req, res);
+    if (isRpc(req)) handleRpc(current, req, res);
     else {
-      // Discovery routes use the runtime too (/readyz pings the backend through its agent): count them in
-      // flight, so that a reload does not close the runtime's upstream connections under them.
-      res.once('close', current.track());
-      discovery(req, res);
+      // Discovery routes and pass-through use the runtime too (/readyz pings the backend through its agent):
+      // count them in flight, so that a reload does not close the runtime's upstream connections under them.
+      const rt = current;
+      onExchangeEnd(req, res, rt.track());
+      const route = routeOf(req.url ?? '', rt.config.routes.prefix ?? '');
+      if (route.kind === 'own') {
+        req.url = route.path;
+        discovery(req, res);
+      } else if (rt.passthrough) rt.passthrough.web(req, res);
+      else notFound(req, res);
     }
+  };
+  // Upgraded connections (WebSockets through pass-through): cut when a shutdown's drain time is over.
+  const tunnels = new Set<Socket>();
+  const onUpgrade = (req: IncomingMessage, socket: Socket, head: Buffer) => {
+    const rt = current;
+    const url = req.url ?? '';
+    const passes =
+      !draining && rt.passthrough && !isRpc(req) && routeOf(url, rt.config.routes.prefix ?? '').kind === 'other';
+    // Anything else is served as a plain request, as it was before the gateway listened for upgrades.
+    if (!passes || !rt.passthrough) {
+      withoutUpgrade(server, req, socket, head);
+      return;
+    }
+    tunnels.add(socket);
+    socket.once('close', () => tunnels.delete(socket));
+    rt.passthrough.upgrade(req, socket, head);
   };
   const server = createServer(
     {
@@ -67,6 +100,14 @@ export function createGateway(
     },
     listener,
   );
+  answerNodeRefusals(server);
+  // Expect: 100-continue: /rpc sends the 100 once the request's head passed every check (so a refused
+  // upload is never sent); other routes get it at once.
+  server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
+    if (!isRpc(req)) res.writeContinue();
+    listener(req, res);
+  });
+  server.on('upgrade', onUpgrade);
   return {
     server,
     runtime: () => current,
@@ -83,7 +124,10 @@ export function createGateway(
       server.closeIdleConnections();
       // Requests that started before the drain answer on keep-alive sockets: close those as they go idle.
       const sweep = setInterval(() => server.closeIdleConnections(), 25);
-      const deadline = setTimeout(() => server.closeAllConnections(), drainMs);
+      const deadline = setTimeout(() => {
+        server.closeAllConnections();
+        for (const socket of tunnels) socket.destroy();
+      }, drainMs);
       deadline.unref();
       await closed;
       clearInterval(sweep);
@@ -94,8 +138,20 @@ export function createGateway(
       return new Promise((resolve) => {
         server.close(() => resolve());
         server.closeIdleConnections();
+        for (const socket of tunnels) socket.destroy();
         current.close();
       });
     },
   };
+}
+
+/** Outside /rpc/ and the own routes with pass-through off: nothing is there. */
+function notFound(req: IncomingMessage, res: ServerResponse): void {
+  const requestId = requestIdOf(req.headers);
+  res.setHeader('x-request-id', requestId);
+  const error = new GatewayError('ENDPOINT_NOT_FOUND', 'no such endpoint; methods are called as POST /rpc/<method>', {
+    path: (req.url ?? '').split('?', 1)[0]!.slice(0, 200),
+    availableIn: [],
+  });
+  sendProblem(res, error, requestId);
 }

@@ -1,47 +1,119 @@
-// Reads a request body into memory, bounded by the configured limit, and parses it as JSON.
+// Reads a request body into memory, bounded by the configured limit (decoding gzip/deflate/br), and parses it as JSON.
 
 import type { IncomingMessage } from 'node:http';
+import type { Transform } from 'node:stream';
+import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { GatewayError } from '../core/errors.js';
 
 const tooLarge = (limit: number) =>
   new GatewayError('PAYLOAD_TOO_LARGE', `the request body exceeds ${limit} bytes`, { limitBytes: limit });
 
-/** Refuses a declared Content-Length over the limit before reading a byte; counts chunked bodies as they come. */
-export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+/** The content codings a request body may arrive in; the answer to any other says so in Accept-Encoding (RFC 7694). */
+export const ACCEPTED_ENCODINGS = 'gzip, deflate, br';
+
+const unsupportedEncoding = (header: string) =>
+  new GatewayError('UNSUPPORTED_MEDIA_TYPE', `content-encoding ${header.slice(0, 60)} is not supported; send the body as is, or as ${ACCEPTED_ENCODINGS}`, {
+    received: `content-encoding: ${header.slice(0, 100)}`,
+    acceptEncoding: ACCEPTED_ENCODINGS,
+  });
+
+/** A decompressor for the request's content coding; undefined for none/identity; 415 for others or for several. */
+function decoderFor(header: string | undefined): Transform | undefined {
+  if (header === undefined) return undefined;
+  const codings = header
+    .split(',')
+    .map((c) => c.trim().toLowerCase())
+    .filter((c) => c !== '' && c !== 'identity');
+  if (codings.length === 0) return undefined;
+  if (codings.length > 1) throw unsupportedEncoding(header);
+  switch (codings[0]) {
+    case 'gzip':
+    case 'x-gzip':
+      return createGunzip();
+    case 'deflate':
+      return createInflate(); // HTTP's "deflate" is the zlib format (RFC 9110 §8.4.1.2)
+    case 'br':
+      return createBrotliDecompress();
+    default:
+      throw unsupportedEncoding(header);
+  }
+}
+
+/**
+ * Reads the body within `limit` bytes: a declared Content-Length over it is refused before reading a byte, a
+ * chunked body is counted as it comes. A gzip/deflate/br body is decompressed as it arrives and the limit
+ * applies to the decoded bytes too, so a small bomb stops at `limit` bytes of output. `beforeRead` runs once
+ * the declared length and the coding passed (the place to send 100 Continue).
+ */
+export function readBody(req: IncomingMessage, limit: number, beforeRead?: () => void): Promise<Buffer> {
   const declared = req.headers['content-length'];
   if (declared !== undefined && Number(declared) > limit) return Promise.reject(tooLarge(limit));
+  let decoder: Transform | undefined;
+  try {
+    decoder = decoderFor(req.headers['content-encoding']);
+  } catch (e) {
+    return Promise.reject(e);
+  }
+  const output = decoder;
+  beforeRead?.();
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    let received = 0;
+    let settled = false;
     const cleanup = () => {
+      settled = true;
       req.off('data', onData);
       req.off('end', onEnd);
       req.off('error', onError);
       req.off('close', onClose);
+      output?.destroy();
     };
-    const onData = (chunk: Buffer) => {
+    const refuse = (e: Error) => {
+      if (settled) return;
+      cleanup();
+      req.pause();
+      reject(e);
+    };
+    const collect = (chunk: Buffer) => {
       size += chunk.length;
-      if (size > limit) {
-        cleanup();
-        req.pause();
-        reject(tooLarge(limit));
-        return;
-      }
+      if (size > limit) return refuse(tooLarge(limit));
       chunks.push(chunk);
     };
-    const onEnd = () => {
+    const done = () => {
+      if (settled) return;
       cleanup();
       resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size));
     };
+    const onData = (chunk: Buffer) => {
+      if (!output) return collect(chunk);
+      received += chunk.length;
+      if (received > limit) return refuse(tooLarge(limit));
+      output.write(chunk);
+    };
+    const onEnd = () => (output ? output.end() : done());
     const onError = (err: Error) => {
+      if (settled) return;
       cleanup();
       reject(err);
     };
     const onClose = () => {
       // The client went away before the body ended.
+      if (settled || req.complete) return;
       cleanup();
       reject(new Error('client closed the request before its body ended'));
     };
+    if (output) {
+      output.on('data', collect);
+      output.once('end', done);
+      output.once('error', (err: Error) =>
+        refuse(
+          new GatewayError('INVALID_JSON', `the request body does not decode as ${String(req.headers['content-encoding']).slice(0, 40)}`, {
+            reason: err.message.slice(0, 200),
+          }),
+        ),
+      );
+    }
     req.on('data', onData);
     req.on('end', onEnd);
     req.on('error', onError);

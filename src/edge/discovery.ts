@@ -1,4 +1,5 @@
-// The public listener's non-RPC routes (Express): health, readiness, the version calendar, derived documents.
+// The public listener's own routes (Express): health, readiness, the version calendar, derived documents, and
+// the interactive API reference pages with their files.
 
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import { GatewayError, isGatewayError } from '../core/errors.js';
@@ -6,8 +7,21 @@ import { renderChangelog } from '../core/derive/changelog.js';
 import { type OpenApiDocument, openApiFor } from '../core/derive/openapi.js';
 import { findEntry, latestAt, statusAt } from '../core/lifecycle/calendar.js';
 import { requestIdOf } from './headers.js';
+import { checkReadiness, type ReadinessOptions } from './readiness.js';
 import { sendProblem } from './problem.js';
+import { referenceAsset } from './reference/assets.js';
+import { PAGE_CSP, renderReferencePage } from './reference/page.js';
 import type { Runtime } from './runtime.js';
+
+/** The readiness check's settings for a runtime generation. */
+export const readinessOptions = (rt: Runtime): ReadinessOptions => ({
+  dispatcher: rt.forwarder.pool,
+  upstreamUrl: rt.upstreamUrl,
+  ...rt.config.readiness,
+  // Never longer than any other call to the backend may take.
+  timeoutMs: Math.min(rt.config.readiness.timeoutMs, rt.config.upstream.timeoutMs),
+  headVersion: rt.contract.head,
+});
 
 export function createDiscoveryApp(current: () => Runtime): Express {
   const app = express();
@@ -37,19 +51,9 @@ export function createDiscoveryApp(current: () => Runtime): Express {
 
   app.get('/readyz', async (_req, res) => {
     const rt = current();
-    try {
-      const { apiVersion } = await rt.backend.ping();
-      if (apiVersion !== rt.contract.head) {
-        res.status(503).json({
-          status: 'not ready',
-          reason: `the backend speaks API version ${apiVersion ?? 'unknown'}; this gateway's contract ends at version ${rt.contract.head}`,
-        });
-        return;
-      }
-      res.json({ status: 'ready', backendVersion: apiVersion });
-    } catch (e) {
-      res.status(503).json({ status: 'not ready', reason: isGatewayError(e) ? e.message : 'backend check failed' });
-    }
+    const readiness = await checkReadiness(readinessOptions(rt));
+    if (readiness.ready) res.json({ status: 'ready', ...(readiness.backendVersion !== undefined && { backendVersion: readiness.backendVersion }) });
+    else res.status(503).json({ status: 'not ready', reason: readiness.reason });
   });
 
   app.get('/versions', (_req, res) => {
@@ -64,6 +68,8 @@ export function createDiscoveryApp(current: () => Runtime): Express {
         deprecatedAt: e.deprecatedAt?.toISOString() ?? null,
         sunsetAt: e.sunsetAt?.toISOString() ?? null,
         migrationGuide: e.migrationGuide ?? null,
+        brownouts: e.brownouts.map((w) => ({ start: w.start.toISOString(), end: w.end.toISOString() })),
+        brownoutShare: e.brownoutShare,
       })),
     });
   });
@@ -93,6 +99,57 @@ export function createDiscoveryApp(current: () => Runtime): Express {
   app.get('/changelog', (_req, res) => {
     const rt = current();
     res.type('text/markdown; charset=utf-8').send(renderChangelog(rt.contract, rt.calendar));
+  });
+
+  // The reference pages' static files (Swagger UI's, from the swagger-ui-dist package).
+  app.get('/_reference/:file', (req, res, next) => {
+    const asset = referenceAsset(String(req.params.file));
+    if (!asset) {
+      next();
+      return;
+    }
+    res.setHeader('cache-control', 'public, max-age=86400');
+    res.setHeader('vary', 'accept-encoding');
+    if (asset.gzip && /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''))) {
+      res.setHeader('content-encoding', 'gzip');
+      res.type(asset.type).send(asset.gzip);
+      return;
+    }
+    res.type(asset.type).send(asset.body);
+  });
+
+  // The interactive reference of one version (/<v>/), or of the latest released one (/latest/).
+  app.get('/:version', (req, res, next) => {
+    const rt = current();
+    const raw = String(req.params.version);
+    const latest = raw === 'latest';
+    const now = rt.clock();
+    const version = latest ? latestAt(rt.calendar, now)?.version : /^[1-9][0-9]{0,8}$/.test(raw) ? Number(raw) : NaN;
+    const entry = version === undefined ? undefined : findEntry(rt.calendar, version);
+    if (!entry || !rt.contract.byVersion.has(entry.version)) {
+      next();
+      return;
+    }
+    // Relative links need the trailing slash: /1 → /1/ (under the prefix).
+    if (!req.path.endsWith('/')) {
+      res.redirect(301, `${rt.config.routes.prefix ?? ''}/${raw}/`);
+      return;
+    }
+    const html = renderReferencePage({
+      version: entry.version,
+      latest,
+      versions: rt.contract.versions,
+      lifecycle: {
+        status: statusAt(entry, now),
+        releasedAt: entry.releasedAt,
+        deprecatedAt: entry.deprecatedAt,
+        sunsetAt: entry.sunsetAt,
+        migrationGuide: entry.migrationGuide,
+      },
+    });
+    res.setHeader('content-security-policy', PAGE_CSP);
+    res.setHeader('cache-control', 'no-cache');
+    res.type('text/html; charset=utf-8').send(html);
   });
 
   app.use((req: Request, res: Response) => {

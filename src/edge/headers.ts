@@ -22,6 +22,7 @@ export const OWNED_UPSTREAM = new Set([
   'x-dl-client-api-version',
   'x-request-id',
   'content-length',
+  'content-encoding', // the gateway forwards the body decoded (src/edge/body.ts)
   'expect',
   'forwarded',
   'x-forwarded-for',
@@ -49,13 +50,15 @@ export function connectionListed(headers: IncomingHttpHeaders): readonly string[
 
 /**
  * The client's headers that may go on to the backend: without hop-by-hop, Connection-listed and
- * gateway-owned ones, and without Host (the backend's is the connection's origin).
+ * gateway-owned ones, and without Host (the backend's is the connection's origin). Names with "_" are
+ * dropped too: servers that map "_" to "-" (CGI, WSGI, PHP) would read `Content_Length` or
+ * `x_dl_client_api_version` as the real header.
  */
 export function forwardableHeaders(headers: IncomingHttpHeaders): Record<string, string | string[]> {
   const listed = headers.connection === undefined ? NONE : connectionListed(headers);
   const out: Record<string, string | string[]> = {};
   for (const name in headers) {
-    if (HOP_BY_HOP.has(name) || OWNED_UPSTREAM.has(name) || name === 'host' || listed.includes(name)) continue;
+    if (HOP_BY_HOP.has(name) || OWNED_UPSTREAM.has(name) || name === 'host' || listed.includes(name) || name.includes('_')) continue;
     const value = headers[name];
     if (value !== undefined) out[name] = value;
   }
@@ -70,5 +73,59 @@ export function requestIdOf(headers: IncomingHttpHeaders): string {
   return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
 }
 
-const JSON_MEDIA = /^application\/(?:[a-z0-9.+-]+\+)?json\s*(?:;.*)?$/i;
-export const isJsonMediaType = (value: string | undefined): boolean => !!value && JSON_MEDIA.test(value.trim());
+/** Splits a Link field into its link-values (RFC 8288 §3): commas inside <…> or a quoted string do not separate. */
+export function linkValues(field: string | readonly string[]): string[] {
+  const out: string[] = [];
+  for (const line of typeof field === 'string' ? [field] : field) {
+    let start = 0;
+    let inUri = false;
+    let inQuote = false;
+    for (let i = 0; i < line.length; i++) {
+      const c = line[i];
+      if (inQuote) {
+        if (c === '\\') i++;
+        else if (c === '"') inQuote = false;
+      } else if (c === '"') inQuote = true;
+      else if (c === '<') inUri = true;
+      else if (c === '>') inUri = false;
+      else if (c === ',' && !inUri) {
+        out.push(line.slice(start, i).trim());
+        start = i + 1;
+      }
+    }
+    out.push(line.slice(start).trim());
+  }
+  return out.filter(Boolean);
+}
+
+const REL = /;\s*rel\s*=\s*(?:"([^"]*)"|([^\s;,"]+))/i;
+
+/** Whether a link-value's rel names `relation` (rel may list several, space-separated). */
+export function hasRelation(linkValue: string, relation: string): boolean {
+  const tail = linkValue.slice(linkValue.indexOf('>') + 1);
+  const match = REL.exec(tail);
+  const rels = (match?.[1] ?? match?.[2] ?? '').toLowerCase().split(/\s+/);
+  return rels.includes(relation);
+}
+
+/**
+ * The backend's answer headers, made fit for the client: the gateway's version and request id stand.
+ * On a deprecated version (`lifecycle` given) the gateway's Deprecation and Sunset stand as well, and
+ * the backend's Link keeps every link but its rel="deprecation" ones, followed by the gateway's.
+ */
+export function ownAnswerHeaders(
+  headers: Record<string, string | string[] | number | undefined>,
+  lifecycle: Readonly<Record<string, string>> | undefined,
+): void {
+  delete headers['x-dl-api-version'];
+  delete headers['x-request-id'];
+  if (!lifecycle) return;
+  delete headers.deprecation;
+  delete headers.sunset;
+  const backendLinks = headers.link;
+  if (backendLinks === undefined) return;
+  const kept = linkValues(typeof backendLinks === 'number' ? String(backendLinks) : backendLinks).filter((v) => !hasRelation(v, 'deprecation'));
+  if (lifecycle.link) kept.push(lifecycle.link);
+  if (kept.length) headers.link = kept.join(', ');
+  else delete headers.link;
+}

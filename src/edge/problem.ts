@@ -17,11 +17,10 @@ export interface ProblemBody {
 export const problemType = (code: string) => `urn:dl-version-gateway:problem:${code}`;
 
 export function problemBody(error: GatewayError, requestId: string | null): ProblemBody {
-  const { status, title } = ERROR_CATALOGUE[error.code];
   return {
     type: problemType(error.code),
-    title,
-    status,
+    title: ERROR_CATALOGUE[error.code].title,
+    status: error.status,
     detail: error.message,
     code: error.code,
     message: error.message,
@@ -44,6 +43,8 @@ export function sendProblem(
   const body = JSON.stringify(problemBody(error, requestId));
   for (const [name, value] of Object.entries(extraHeaders)) res.setHeader(name, value);
   if (error.code === 'METHOD_NOT_ALLOWED') res.setHeader('allow', 'POST');
+  // RFC 7694 §3: a 415 for a content coding says which codings the gateway accepts.
+  if (typeof error.details.acceptEncoding === 'string') res.setHeader('accept-encoding', error.details.acceptEncoding);
   res.statusCode = error.status;
   res.setHeader('content-type', 'application/problem+json');
   res.setHeader('content-length', Buffer.byteLength(body));

@@ -7,11 +7,11 @@ import type { Contract } from '../core/contract/types.js';
 import type { Calendar } from '../core/lifecycle/calendar.js';
 import { buildPlans, type MethodPlan } from '../core/translate/plan.js';
 import { type BackendClient, createBackendClient } from '../adapters/backend-client.js';
-import { createLegacyKeyResolver } from '../adapters/legacy-key-resolver.js';
-import { createPageTokenCache } from '../adapters/page-token-cache.js';
+import { createContractDeps } from '../adapters/contract-deps.js';
 import type { ContractDeps } from '../contract/deps.js';
-import { ConfigError, type LoadedConfig } from '../config/load.js';
-import type { GatewayConfig } from '../config/schema.js';
+import { ConfigError, contractProblems, type LoadedConfig } from '../config/load.js';
+import { type GatewayConfig, passthroughEnabled } from '../config/schema.js';
+import { createPassThrough, type PassThrough } from './passthrough.js';
 import { createForwarder, type Forwarder } from './proxy.js';
 
 export type Clock = () => Date;
@@ -22,6 +22,8 @@ export interface Runtime {
   readonly contract: LoadedContract;
   readonly plans: ReadonlyMap<string, MethodPlan>;
   readonly forwarder: Forwarder;
+  /** Requests outside /rpc/ and the gateway's own routes go to the upstream through this; undefined when off. */
+  readonly passthrough: PassThrough | undefined;
   readonly backend: BackendClient;
   readonly upstreamUrl: string;
   readonly clock: Clock;
@@ -52,19 +54,6 @@ export interface RuntimeOptions {
   readonly metrics: Metrics;
 }
 
-/** The config's calendar must cover exactly the contract's versions: a version needs both a schema and dates. */
-function calendarProblems(calendar: Calendar, contract: LoadedContract): string[] {
-  const configured = new Set(calendar.entries.map((e) => e.version));
-  const problems: string[] = [];
-  for (const v of configured) {
-    if (!contract.versions.includes(v)) problems.push(`lifecycle.versions: version ${v} is not in the API contract (versions ${contract.versions.join(', ')})`);
-  }
-  for (const v of contract.versions) {
-    if (!configured.has(v)) problems.push(`lifecycle.versions: version ${v} of the API contract has no release date`);
-  }
-  return problems;
-}
-
 export function createRuntime(options: RuntimeOptions): Runtime {
   const { config, calendar, source } = options.loaded;
   const forwarder = createForwarder({
@@ -73,17 +62,22 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     maxSockets: config.upstream.maxSockets,
     keepAliveMs: config.upstream.keepAliveMs,
   });
+  // Page tokens and key lookups: in this process, or shared through Redis (cache.redis); this generation's own.
+  const caches = createContractDeps(config, { logger: options.logger, metrics: options.metrics });
+  const passthrough = passthroughEnabled(config)
+    ? createPassThrough({
+        target: options.upstreamUrl,
+        timeoutMs: config.upstream.timeoutMs,
+        maxSockets: config.upstream.maxSockets,
+        keepAliveMs: config.upstream.keepAliveMs,
+        exclude: config.passthrough.exclude,
+        metrics: options.metrics,
+        requestLog: options.requestLog ?? options.logger,
+      })
+    : undefined;
   try {
-    const deps: ContractDeps = {
-      legacyKeys: createLegacyKeyResolver({
-        prefixes: config.legacyKeys.prefixes,
-        cacheSize: config.legacyKeys.cacheSize,
-        cacheTtlMs: config.legacyKeys.cacheTtlMs,
-      }),
-      pageTokens: createPageTokenCache({ size: config.paging.tokenCacheSize, ttlMs: config.paging.tokenCacheTtlMs }),
-    };
-    const contract = loadContract(options.contract(deps));
-    const problems = calendarProblems(calendar, contract);
+    const contract = loadContract(options.contract(caches.deps));
+    const problems = contractProblems(calendar, contract.versions);
     if (problems.length) throw new ConfigError(source, problems);
     const backend = createBackendClient({
       baseUrl: options.upstreamUrl,
@@ -93,13 +87,18 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     });
     let active = 0;
     let drained: (() => void) | undefined;
-    const close = () => forwarder.close();
+    const close = () => {
+      forwarder.close();
+      void caches.close();
+      passthrough?.close();
+    };
     return Object.freeze({
       config,
       calendar,
       contract,
       plans: buildPlans(contract),
       forwarder,
+      passthrough,
       backend,
       upstreamUrl: options.upstreamUrl,
       clock: options.clock,
@@ -133,6 +132,8 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     });
   } catch (e) {
     forwarder.close();
+    void caches.close();
+    passthrough?.close();
     throw e;
   }
 }

@@ -1,4 +1,4 @@
-// The reference backend's surface: an in-memory, latest-only test double of the BI service (DESIGN.md §5).
+// The reference backend's surface: an in-memory, latest-only test double of the BI service (it speaks only the newest version, stamps what it saves with x-dl-client-api-version, refuses overwrites of newer objects).
 
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';

@@ -573,7 +573,7 @@ describe('compatible additions: defaults in old objects', () => {
     };
     const l = loadContract(c);
     const p = buildPlan(l, 1, 'list')!;
-    const out = (await translateResponse(p, { items: [{ id: 'a' }, { id: 'b' }] }, ctxAt(1))) as { items: { meta: { tags: unknown[] } }[] };
+    const out = (await translateResponse(p, { items: [{ id: 'a', version: 1 }, { id: 'b', version: 1 }] }, ctxAt(1))) as { items: { meta: { tags: unknown[] } }[] };
     expect(out.items[0]!.meta).toEqual({ tags: [] });
     expect(out.items[0]!.meta).not.toBe(out.items[1]!.meta);
     out.items[0]!.meta.tags.push('x');
@@ -634,8 +634,10 @@ describe('object versions: the guard', () => {
     expect(e.details).toMatchObject({ objectId: null, objectVersion: 4 });
   });
 
-  it('a non-numeric version is not guarded', async () => {
-    await expect(down(1, 'getWidget', headWidget({ version: '9' }))).resolves.toMatchObject({ version: '9' });
+  it('an object whose version is not an integer is refused as a broken answer, never served (the guard fails closed)', async () => {
+    for (const version of ['9', undefined, 1.5, null]) {
+      await expect(down(1, 'getWidget', headWidget({ version }))).rejects.toMatchObject({ code: 'UPSTREAM_UNAVAILABLE' });
+    }
   });
 });
 

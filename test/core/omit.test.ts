@@ -18,4 +18,10 @@ describe('omit', () => {
     expect(JSON.stringify(out)).toBe('{"id":"r1","__proto__":{"polluted":true}}');
     expect(({} as { polluted?: unknown }).polluted).toBeUndefined();
   });
+
+  it('copies the "__proto__" key as a plain field: enumerable, writable and configurable', () => {
+    const body = JSON.parse('{"__proto__":{"a":1}}') as Record<string, unknown>;
+    const out = omit(body);
+    expect(Object.getOwnPropertyDescriptor(out, '__proto__')).toEqual({ value: { a: 1 }, enumerable: true, writable: true, configurable: true });
+  });
 });

@@ -212,6 +212,8 @@ describe('the version calendar (v1 from 2025-01-15, v2 from 2026-10-01, 180-day 
           deprecatedAt: '2026-10-01T00:00:00.000Z',
           sunsetAt: '2027-03-30T00:00:00.000Z',
           migrationGuide: MIGRATION_GUIDE,
+          brownouts: [],
+          brownoutShare: 0,
         },
         {
           version: 2,
@@ -220,6 +222,8 @@ describe('the version calendar (v1 from 2025-01-15, v2 from 2026-10-01, 180-day 
           deprecatedAt: null,
           sunsetAt: null,
           migrationGuide: null,
+          brownouts: [],
+          brownoutShare: 0,
         },
       ]);
     });

@@ -97,7 +97,8 @@ describe('the edge under arbitrary input', () => {
           expect(['1', '2']).toContain(res.headers['x-dl-api-version']);
         } else {
           expect(res.status).toBe(400);
-          if (res.body !== undefined) expect(res.body.code).toBe('INVALID_API_VERSION_HEADER');
+          // A byte Node's parser refuses (NUL, …) is answered before the gateway reads the header.
+          expect(['INVALID_API_VERSION_HEADER', 'MALFORMED_REQUEST']).toContain(res.body?.code);
           expect(seen).toEqual([]);
         }
       }),

@@ -347,8 +347,10 @@ describe('a reload while /readyz is checking the backend', () => {
     writeFileSync(configPath, yamlOf(configDoc({ upstreamUrl: upstream.url })));
     const serving = await serve({ configPath, logger: memoryLog('info').logger, env: {}, watch: false });
     try {
+      // serve's own check at start has pinged already: wait for /readyz's ping, the next one.
+      const pingsBefore = upstream.requests.filter((r) => r.path === '/ping').length;
       const ready = fetch(`${serving.url}/readyz`);
-      await waitFor(() => upstream.requests.some((r) => r.path === '/ping'), 'the ping to reach the backend', { intervalMs: 10 });
+      await waitFor(() => upstream.requests.filter((r) => r.path === '/ping').length > pingsBefore, 'the ping to reach the backend', { intervalMs: 10 });
       expect(serving.reload()).toEqual({ ok: true });
       const res = await ready;
       expect(await res.json()).toEqual({ status: 'ready', backendVersion: 2 });

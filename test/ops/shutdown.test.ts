@@ -30,6 +30,9 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c().catch(() => undefined);
 });
 
+/** RPC requests the upstream received (serve also asks GET /ping once at start). */
+const rpcRequests = (upstream: FaultUpstream) => upstream.requests.filter((r) => r.path.startsWith('/rpc/')).length;
+
 async function startGateway(upstream: FaultUpstream, extra: Record<string, unknown>): Promise<ServeProcess> {
   const dir = tempDir('dlgw-shutdown-');
   const configPath = join(dir, 'gateway.yaml');
@@ -91,7 +94,7 @@ describe('SIGTERM while requests are in flight', () => {
     for (let i = 0; i < 20; i++) {
       answers.push(postRpc(gw.url, 'getEntries', { pageSize: 1 }, { agent, version: '2' }).catch((e: Error) => e));
     }
-    await waitFor(() => upstream.requests.length >= 20, 'all 20 requests to reach the upstream', { timeoutMs: 15_000, intervalMs: 10 });
+    await waitFor(() => rpcRequests(upstream) >= 20, 'all 20 requests to reach the upstream', { timeoutMs: 15_000, intervalMs: 10 });
     let exitedAt = 0;
     void gw.exited.then(() => (exitedAt = Date.now()));
     const signalledAt = Date.now();
@@ -127,7 +130,7 @@ describe('SIGTERM with an idle keep-alive connection open', () => {
     cleanups.push(async () => idle.socket.destroy());
     let slowDone = false;
     const slow = postRpc(gw.url, 'getEntries', { pageSize: 1 }).finally(() => (slowDone = true));
-    await waitFor(() => upstream.requests.length >= 1, 'the slow request to reach the upstream', { intervalMs: 10 });
+    await waitFor(() => rpcRequests(upstream) >= 1, 'the slow request to reach the upstream', { intervalMs: 10 });
 
     gw.child.kill('SIGTERM');
     await idle.closed;
@@ -150,7 +153,7 @@ describe('SIGTERM with a request the upstream never answers', () => {
     const gw = await startGateway(upstream, { shutdown: { drainMs }, upstream: { url: upstream.url, timeoutMs: 60_000 } });
 
     const stuck = postRpc(gw.url, 'getEntries', { pageSize: 1 }).catch((e: Error) => e);
-    await waitFor(() => upstream.requests.length >= 1, 'the request to reach the upstream', { intervalMs: 10 });
+    await waitFor(() => rpcRequests(upstream) >= 1, 'the request to reach the upstream', { intervalMs: 10 });
     const signalledAt = Date.now();
     gw.child.kill('SIGTERM');
     const exit = await gw.exited;

@@ -22,7 +22,7 @@ export const getEntriesV1: MethodSpec = {
     createdBy: oneOrMany.optional(),
     scope: z.string().optional(),
     // Numbered pages are served by following page tokens; far jumps are bounded (see v2/entries-page-token.ts).
-    page: z.number().int().min(0).max(100_000).optional(),
+    page: z.number().int().min(0).max(100_000).optional().describe('Page number, from 0: 0 (or no page) is the first page.'),
     pageSize: z.number().int().min(1).max(1000).optional(),
   }),
   response: z.looseObject({ entries: z.array(entryObject), nextPageToken: z.string().optional() }),

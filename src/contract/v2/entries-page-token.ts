@@ -1,6 +1,7 @@
 // Version 2, getEntries (the real DataLens v2 change): `ids` and `createdBy` are arrays only, and the
 // numbered `page` is replaced by an opaque `pageToken`. A v1 `page: n` is served by following tokens;
-// tokens are cached per caller and query, so paging forward costs one backend call per page.
+// tokens are cached per caller and query (in the cache store, so replicas sharing Redis share them),
+// so paging forward costs one backend call per page.
 
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
@@ -39,26 +40,34 @@ export function entriesPageToken(deps: ContractDeps): CustomChange {
 
   /** The token of `page` (undefined for the first page), walking forward from the nearest cached page. */
   async function tokenFor(query: Json, queryKey: string, page: number, ctx: MigrationContext) {
-    let from = page;
-    let token: string | undefined;
-    // Look back for the nearest cached token, at most MAX_PAGE_WALK pages: bounded whatever `page` is.
     const tooFar = () =>
       new GatewayError(
         'VERSION_TRANSLATION_FAILED',
         `page ${page} is more than ${MAX_PAGE_WALK} pages past the last page this client visited; page forward sequentially or use version 2 page tokens`,
         { field: 'page', page, maxJump: MAX_PAGE_WALK },
       );
-    for (; from > 0; from--) {
-      if (page - from > MAX_PAGE_WALK) throw tooFar();
-      if ((token = deps.pageTokens.get(tokenKey(queryKey, from))) !== undefined) break;
+    // Look back for the nearest cached token, at most MAX_PAGE_WALK pages, in one store call: bounded whatever `page` is.
+    const keys: string[] = [];
+    for (let at = page; at >= 1 && page - at <= MAX_PAGE_WALK; at--) keys.push(tokenKey(queryKey, at));
+    const cached = keys.length ? await deps.pageTokens.getMany(keys) : [];
+    let from = 0;
+    let token: string | undefined;
+    const nearest = cached.findIndex((t) => t !== undefined);
+    if (nearest >= 0) {
+      from = page - nearest;
+      token = cached[nearest];
     }
     if (page - from > MAX_PAGE_WALK) throw tooFar();
     for (let at = from; at < page; at++) {
       const answer = await ctx.callBackend('getEntries', { ...query, ...(token && { pageToken: token }) });
+      if (!Array.isArray(answer.entries)) {
+        throw new GatewayError('UPSTREAM_UNAVAILABLE', 'the backend answered getEntries without an entries list', { reason: 'getEntries answer without entries' });
+      }
       const next = answer.nextPageToken;
       if (typeof next !== 'string' || !next) return { token, beyondEnd: true };
       token = next;
-      deps.pageTokens.set(tokenKey(queryKey, at + 1), token);
+      // Stored before going on, so that a replica serving this client's next page finds it.
+      await deps.pageTokens.set(tokenKey(queryKey, at + 1), token);
     }
     return { token, beyondEnd: false };
   }
@@ -94,12 +103,13 @@ export function entriesPageToken(deps: ContractDeps): CustomChange {
       },
     },
     response: {
-      getEntries: (body, ctx) => {
+      getEntries: async (body, ctx) => {
         const state = ctx.state.get(STATE) as PageState | undefined;
         if (!state) return body;
         // Past the last page, a numbered v1 listing is simply empty.
         if (state.beyondEnd) return { ...body, entries: [], nextPageToken: undefined };
-        if (typeof body.nextPageToken === 'string') deps.pageTokens.set(tokenKey(state.queryKey, state.page + 1), body.nextPageToken);
+        // Stored before the answer leaves, so that whichever replica serves the next page knows its token.
+        if (typeof body.nextPageToken === 'string') await deps.pageTokens.set(tokenKey(state.queryKey, state.page + 1), body.nextPageToken);
         return body;
       },
     },

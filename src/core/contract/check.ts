@@ -1,4 +1,4 @@
-// The contract check: the versioning rules of DESIGN.md §2/§4, over the declared changes and the schemas' own diffs.
+// The contract check: the versioning rules (an incompatible change bumps the version by exactly one and carries its migrations), over the declared changes and the schemas' own diffs.
 
 import { type Direction, type SchemaDifference, diffSchemas, jsonSchemaOf } from '../derive/schema-diff.js';
 import { describeTarget, structuralProblems } from './load.js';

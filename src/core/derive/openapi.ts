@@ -2,6 +2,7 @@
 
 import { ERROR_CATALOGUE } from '../errors.js';
 import type { LoadedContract } from '../contract/load.js';
+import { type Family, familyOf } from './method-family.js';
 import { jsonSchemaOf, type JsonSchema } from './schema-diff.js';
 
 export type OpenApiDocument = Record<string, unknown>;
@@ -10,23 +11,30 @@ export type OpenApiDocument = Record<string, unknown>;
 function hoist(schema: JsonSchema, prefix: string, components: Record<string, unknown>): JsonSchema {
   const { $schema: _ignored, $defs, ...rest } = schema as JsonSchema & { $defs?: Record<string, JsonSchema> };
   const rename = (name: string) => `${prefix}_${name}`.replace(/[^A-Za-z0-9_.-]/g, '_');
+  let selfReferenced = false;
   const rewrite = (node: unknown): unknown => {
     if (Array.isArray(node)) return node.map(rewrite);
     if (!node || typeof node !== 'object') return node;
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(node)) {
       if (k === '$ref' && typeof v === 'string') {
+        if (v === '#') selfReferenced = true;
         out[k] = v === '#' ? `#/components/schemas/${prefix}` : v.replace(/^#\/\$defs\/(.+)$/, (_m, name: string) => `#/components/schemas/${rename(name)}`);
       } else out[k] = rewrite(v);
     }
     return out;
   };
   for (const [name, def] of Object.entries($defs ?? {})) components[rename(name)] = rewrite(def);
-  return rewrite(rest) as JsonSchema;
+  const hoisted = rewrite(rest) as JsonSchema;
+  // A recursive schema refers to itself as `#`: it becomes a component so that the rewritten ref resolves.
+  if (!selfReferenced) return hoisted;
+  components[prefix] = hoisted;
+  return { $ref: `#/components/schemas/${prefix}` };
 }
 
 const PROBLEM_SCHEMA = {
   type: 'object',
+  description: "The gateway's error body (RFC 9457 problem details plus the DataLens fields); `code` is stable, match on it.",
   required: ['type', 'title', 'status', 'detail', 'code', 'message', 'details'],
   properties: {
     type: { type: 'string' },
@@ -34,17 +42,59 @@ const PROBLEM_SCHEMA = {
     status: { type: 'integer' },
     detail: { type: 'string' },
     code: { type: 'string', enum: Object.keys(ERROR_CATALOGUE) },
-    message: { type: 'string' },
-    requestId: { type: ['string', 'null'] },
+    message: { type: 'string', description: 'Equals `detail`.' },
+    requestId: { type: ['string', 'null'], description: 'Equals the x-request-id header of the answer.' },
     details: { type: 'object' },
   },
 };
+
+/** The backend's own refusals pass through with its body: DataLens clients read code, message and details. */
+const BACKEND_ERROR_SCHEMA = {
+  type: 'object',
+  description: "The backend's own error body, passed through as the backend sent it.",
+  properties: {
+    code: { type: 'string' },
+    message: { type: 'string' },
+    details: {},
+  },
+};
+
+const problem = { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } };
+const problemOrBackend = {
+  'application/problem+json': { schema: { anyOf: [{ $ref: '#/components/schemas/Problem' }, { $ref: '#/components/schemas/BackendError' }] } },
+  'application/json': { schema: { $ref: '#/components/schemas/BackendError' } },
+};
+
+/** The error answers every operation may get, by status: [component name, what it means, content]. */
+const ERROR_RESPONSES: readonly (readonly [string, string, string, Record<string, unknown>])[] = [
+  ['400', 'BadRequest', 'The version header, the JSON or the body is wrong.', problem],
+  ['401', 'Unauthorized', 'The backend did not accept the credentials: its JSON answer as it sent it, or `UPSTREAM_ERROR` when it had none.', problemOrBackend],
+  ['403', 'Forbidden', 'The backend refused access: its JSON answer as it sent it, or `UPSTREAM_ERROR` when it had none.', problemOrBackend],
+  ['404', 'NotFound', 'The method does not exist at this version (with the versions where it does), or the backend knows no such object (its own answer).', problemOrBackend],
+  ['409', 'Conflict', 'The object was saved under a newer schema version than this one, e.g. edited in the web UI.', problemOrBackend],
+  ['410', 'Gone', 'This API version is past its sunset, or in a brownout.', problem],
+  ['413', 'PayloadTooLarge', "The body is over the gateway's limit.", problem],
+  ['415', 'UnsupportedMediaType', 'The body is not `application/json`.', problem],
+  ['422', 'TranslationFailed', 'A valid request of this version that cannot be expressed in the latest one.', problem],
+  ['502', 'UpstreamUnavailable', 'The backend could not be reached or answered with a broken response.', problem],
+  ['504', 'UpstreamTimeout', 'The backend did not answer in time.', problem],
+];
+
+/** The gateway's codes answered with `status`, from the catalogue. */
+function codesAt(status: number): string {
+  const codes = Object.entries(ERROR_CATALOGUE)
+    .filter(([, entry]) => entry.status === status)
+    .map(([code]) => `\`${code}\``);
+  return codes.length ? ` Codes: ${codes.join(', ')}.` : '';
+}
 
 export interface DocumentLifecycle {
   /** The version is deprecated now: every operation is marked, and info says until when it is served. */
   readonly deprecated: boolean;
   readonly sunset?: Date | undefined;
 }
+
+const SECURITY = [{ bearerAuth: [], orgId: [] }];
 
 export function openApiFor(
   contract: LoadedContract,
@@ -53,11 +103,16 @@ export function openApiFor(
 ): OpenApiDocument {
   const spec = contract.byVersion.get(version);
   if (!spec) throw new Error(`no API version ${version}`);
-  const schemas: Record<string, unknown> = { Problem: PROBLEM_SCHEMA };
+  const schemas: Record<string, unknown> = { Problem: PROBLEM_SCHEMA, BackendError: BACKEND_ERROR_SCHEMA };
   const paths: Record<string, unknown> = {};
+  const families = new Map<string, Family>();
+  const errors: Record<string, unknown> = {};
+  for (const [status, name] of ERROR_RESPONSES) errors[status] = { $ref: `#/components/responses/${name}` };
   for (const name of Object.keys(spec.methods).sort()) {
     const method = spec.methods[name];
     if (!method) continue;
+    const family = familyOf(name);
+    families.set(family.name, family);
     const requestSchema = hoist(jsonSchemaOf(method.request, 'request'), `${name}Request`, schemas);
     const responseSchema = hoist(jsonSchemaOf(method.response, 'response'), `${name}Response`, schemas);
     paths[`/rpc/${name}`] = {
@@ -65,18 +120,21 @@ export function openApiFor(
         operationId: name,
         // Clients such as @datalens-tech/mcp show "summary — description": one sentence, once.
         summary: method.description ?? name,
+        tags: [family.name],
         ...(lifecycle.deprecated && { deprecated: true }),
+        security: SECURITY,
         parameters: [{ $ref: '#/components/parameters/ApiVersion' }],
         requestBody: { required: true, content: { 'application/json': { schema: requestSchema } } },
         responses: {
           '200': { description: 'Success', content: { 'application/json': { schema: responseSchema } } },
-          default: {
-            description: 'An error (see the error catalogue)',
-            content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
-          },
+          ...errors,
         },
       },
     };
+  }
+  const responses: Record<string, unknown> = {};
+  for (const [status, name, description, content] of ERROR_RESPONSES) {
+    responses[name] = { description: description + codesAt(Number(status)), content };
   }
   return {
     openapi: '3.1.0',
@@ -88,18 +146,27 @@ export function openApiFor(
         (lifecycle.deprecated
           ? ` This version is deprecated${lifecycle.sunset ? ` and served until ${lifecycle.sunset.toISOString()}` : ''}; see /changelog.`
           : ''),
+      license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
     },
+    // Relative: the methods are served by the gateway that serves this document, at its root.
+    servers: [{ url: '/', description: 'The gateway that serves this document' }],
+    tags: [...families.values()].sort((a, b) => a.name.localeCompare(b.name)).map((f) => ({ name: f.name, description: f.description })),
     paths,
     components: {
+      securitySchemes: {
+        bearerAuth: { type: 'http', scheme: 'bearer', description: 'The user\'s token, sent as `Authorization: Bearer <token>`; the gateway passes it to the backend.' },
+        orgId: { type: 'apiKey', in: 'header', name: 'x-dl-org-id', description: 'The organisation the call acts in; the gateway passes it to the backend.' },
+      },
       parameters: {
         ApiVersion: {
           name: 'x-dl-api-version',
           in: 'header',
           required: true,
-          description: 'The API version: an integer, or `latest` for the newest released version.',
-          schema: { type: 'string', examples: [String(version), 'latest'] },
+          description: `The API version this document describes. (\`latest\` selects the newest released version, whose document is at /json/.)`,
+          schema: { type: 'string', enum: [String(version)], default: String(version) },
         },
       },
+      responses,
       schemas,
     },
   };

@@ -44,13 +44,21 @@ export async function translateRequest(plan: MethodPlan, body: Json, ctx: Migrat
   return plan.up.length ? run(plan, plan.up, body, ctx) : body;
 }
 
-/** 409 when any versioned object in a head-shaped response was saved under a newer version than the client's. */
+/**
+ * 409 when any versioned object in a head-shaped response was saved under a newer version than the
+ * client's; 502 when one does not say which version it was saved under (the guard never fails open).
+ */
 export function guardObjects(plan: MethodPlan, body: unknown): void {
   for (const loc of plan.guarded) {
     for (const obj of collect(body, loc.path)) {
-      if (!isJsonObject(obj)) continue;
-      const objectVersion = obj.version;
-      if (typeof objectVersion === 'number' && objectVersion > plan.version) {
+      if (obj === null) continue; // an optional object that is absent
+      const objectVersion = isJsonObject(obj) ? obj.version : undefined;
+      if (!isJsonObject(obj) || !Number.isSafeInteger(objectVersion)) {
+        throw new GatewayError('UPSTREAM_UNAVAILABLE', `the backend answered with a ${loc.type} that does not carry the schema version it was saved under`, {
+          reason: `${loc.type} without an integer version`,
+        });
+      }
+      if ((objectVersion as number) > plan.version) {
         const idField = loc.idField ?? 'id';
         throw new GatewayError(
           'UNSUPPORTED_OBJECT_VERSION',

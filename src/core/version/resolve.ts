@@ -48,9 +48,12 @@ export function resolveVersion(
   const status = statusAt(entry, now);
   if (status === 'unreleased') return refuse('unreleased', String(entry.version));
   if (status === 'sunset') {
-    throw new GatewayError('API_VERSION_SUNSET', `API version ${entry.version} was sunset on ${entry.sunsetAt?.toISOString()}`, {
+    const latest = latestAt(calendar, now)?.version;
+    const guide = entry.migrationGuide ? ` (migration guide: ${entry.migrationGuide})` : '';
+    throw new GatewayError('API_VERSION_SUNSET', `API version ${entry.version} was sunset on ${entry.sunsetAt?.toISOString()}; use version ${latest}${guide}`, {
       version: entry.version,
       sunset: entry.sunsetAt?.toISOString(),
+      migrationGuide: entry.migrationGuide ?? null,
       ...versionErrorDetails(calendar, now),
     });
   }
@@ -62,6 +65,7 @@ export function resolveVersion(
       {
         version: entry.version,
         brownout: true,
+        migrationGuide: entry.migrationGuide ?? null,
         ...(brownout.window && { brownoutEnds: brownout.window.end.toISOString() }),
         ...(brownout.share !== undefined && { brownoutShare: brownout.share }),
         sunset: entry.sunsetAt?.toISOString(),

@@ -1,0 +1,84 @@
+// What a lenient backend may make of a request path: the readings to check before a path is passed through,
+// so that no spelling reaches a path the gateway keeps from the backend (its /rpc, the operator's exclusions).
+
+/** A segment as lenient servers read it: without `;` parameters, control characters and trailing dots. */
+function cleanSegment(raw: string): string {
+  const semicolon = raw.indexOf(';');
+  let segment = (semicolon === -1 ? raw : raw.slice(0, semicolon)).replace(/[\x00-\x20\x7f]/g, '');
+  if (segment !== '.' && segment !== '..') segment = segment.replace(/\.+$/, '');
+  return segment;
+}
+
+/** The path once dot segments are resolved; empty segments (from `//`) are dropped or kept. */
+function resolve(segments: readonly string[], keepEmpty: boolean): string {
+  const out: string[] = [];
+  // segments[0] is what precedes the leading slash.
+  for (let i = 1; i < segments.length; i++) {
+    const segment = segments[i] as string;
+    if (segment === '.' || (segment === '' && !keepEmpty)) continue;
+    if (segment === '..') out.pop();
+    else out.push(segment);
+  }
+  return `/${out.join('/')}`;
+}
+
+/** `path` with percent-escapes decoded `times` times (some servers decode again after routing). */
+function decode(path: string, times: number): string {
+  for (let i = 0; i < times && path.includes('%'); i++) {
+    path = path.replace(/%([0-9A-Fa-f]{2})/g, (_m, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
+  }
+  return path;
+}
+
+/** Segments split before decoding, as URL parsers do (`%2f` stays inside its segment), each decoded after. */
+function splitThenDecode(path: string, times: number, cleanParams: boolean): string[] {
+  return path.split('/').map((raw) => {
+    const segment = decode(cleanParams ? cleanSegment(raw) : raw, times);
+    return cleanParams ? cleanSegment(segment) : segment;
+  });
+}
+
+/**
+ * The lower-case paths a backend may read `url` as, or undefined for a target no backend should get: not
+ * origin-form, or scheme-relative (`//host/...`, which URL parsers read as another host). The readings combine
+ * percent-escapes decoded (up to three times) before or after splitting into segments, `;` parameters,
+ * control characters and trailing dots dropped or kept, backslashes as slashes, and dot segments resolved
+ * with `//` collapsed or kept.
+ */
+export function lenientPaths(url: string): readonly string[] | undefined {
+  if (!url.startsWith('/')) return undefined;
+  let path = url;
+  const query = path.indexOf('?');
+  if (query !== -1) path = path.slice(0, query);
+  path = path.replace(/\\/g, '/');
+  if (path.startsWith('//')) return undefined;
+  // A path with nothing to decode, resolve or drop has one reading: itself.
+  if (!/[%.;\x00-\x20\x7f]|\/\/|\/$/.test(path)) return [path.toLowerCase()];
+  const readings = new Set<string>();
+  for (const times of [1, 3]) {
+    const decoded = decode(path, times).replace(/\\/g, '/');
+    if (decoded.startsWith('//')) return undefined;
+    for (const segments of [
+      decoded.split('/').map(cleanSegment),
+      decoded.split('/'),
+      splitThenDecode(path, times, true),
+      splitThenDecode(path, times, false),
+    ]) {
+      readings.add(resolve(segments, false).toLowerCase());
+      readings.add(resolve(segments, true).toLowerCase());
+    }
+  }
+  return [...readings];
+}
+
+/** `path` is `prefix` or below it (both lower case, `prefix` without a trailing slash). */
+export const isUnder = (path: string, prefix: string): boolean => path === prefix || path.startsWith(`${prefix}/`);
+
+/**
+ * True when a path could reach the backend's /rpc however the backend normalises it: the versioned API is only
+ * ever reached through the gateway's /rpc path, never through pass-through.
+ */
+export function reachesRpc(url: string): boolean {
+  const paths = lenientPaths(url);
+  return !paths || paths.some((p) => isUnder(p, '/rpc'));
+}

@@ -1,0 +1,293 @@
+// Pass-through: a request outside /rpc/ and the gateway's own routes goes to the upstream as sent and streams
+// both ways (http-proxy-middleware), WebSocket upgrades included. What that generic proxy leaves to its user
+// is owned here: the same header rules as /rpc (hop-by-hop and gateway-owned headers dropped, the request id
+// and X-Forwarded-* set), 502/504 told apart as on /rpc with the problem body, a deadline for the answer's
+// head, and a client that leaves cancels its upstream request (HPM 3 listens for an event Node no longer fires).
+
+import { Agent, type ClientRequest, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import { createProxyMiddleware, type Plugin } from 'http-proxy-middleware';
+import type { Logger } from 'pino';
+import type { Metrics } from '../admin/metrics.js';
+import { GatewayError } from '../core/errors.js';
+import { forwardedHeaders } from './forwarded.js';
+import { HOP_BY_HOP, connectionListed, forwardableHeaders, requestIdOf } from './headers.js';
+import { sendProblem } from './problem.js';
+import { isUnder, lenientPaths } from './lenient-path.js';
+import { refuseOnSocket, relayOnSocket } from './socket-answer.js';
+
+export interface PassThroughOptions {
+  readonly target: string;
+  /** Time the upstream has for the answer's head once the request is in, and the longest silence after it. */
+  readonly timeoutMs: number;
+  readonly maxSockets: number;
+  readonly keepAliveMs: number;
+  /** Path prefixes never passed through (besides /rpc), as in `passthrough.exclude`. */
+  readonly exclude: readonly string[];
+  readonly metrics: Metrics;
+  /** Gets one line per request: method, path (no query), status, duration, error code. */
+  readonly requestLog: Logger;
+}
+
+export interface PassThrough {
+  web(req: IncomingMessage, res: ServerResponse): void;
+  /** A WebSocket (or other) upgrade: proxied, or refused on the socket with a problem body. */
+  upgrade(req: IncomingMessage, socket: Socket, head: Buffer): void;
+  /** Cuts the upstream connections (idle and busy). */
+  close(): void;
+}
+
+/** One proxied request's state, kept on the request object. */
+interface Passage {
+  readonly requestId: string;
+  /** performance.now() when the request came in. */
+  readonly started: number;
+  /** Logged and counted already. */
+  accounted?: boolean;
+  proxyReq?: ClientRequest;
+  timer?: NodeJS.Timeout;
+  /** The answer's head is in (or the upgrade happened): from now on a failure can only cut the stream. */
+  answered: boolean;
+  timedOut: boolean;
+  /** The client went away, or the gateway already answered: nobody is waiting for the upstream. */
+  over: boolean;
+  /** The gateway's own error code, when it answered instead of the upstream. */
+  error?: string;
+}
+
+const passage = Symbol('passage');
+type Carrying = IncomingMessage & { [passage]?: Passage };
+
+const refused = (path: string) =>
+  new GatewayError('ENDPOINT_NOT_FOUND', 'no such endpoint; methods are called as POST /rpc/<method>', {
+    path: path.slice(0, 200),
+    availableIn: [],
+  });
+
+/** Socket and parser error codes in the words /rpc uses. */
+const unavailable = (err: Error & { code?: string }) =>
+  new GatewayError('UPSTREAM_UNAVAILABLE', 'the backend could not be reached or answered with a broken response', {
+    reason: err.code ?? err.message,
+  });
+
+/**
+ * The request headers the backend gets: the client's forwardable ones (the /rpc rules: no hop-by-hop, no
+ * gateway-owned, no `_` names), plus the gateway's request id and X-Forwarded-*. An upgrade keeps its Upgrade
+ * and Connection.
+ */
+function upstreamHeaders(req: IncomingMessage, requestId: string, upgrade: boolean): IncomingHttpHeaders {
+  const out: IncomingHttpHeaders = forwardableHeaders(req.headers);
+  // The body streams as the client framed it: its validated Content-Length (or chunked without one).
+  if (req.headers['content-length'] !== undefined) out['content-length'] = req.headers['content-length'];
+  if (upgrade) {
+    out.connection = 'upgrade';
+    out.upgrade = req.headers.upgrade;
+  }
+  Object.assign(out, forwardedHeaders(req));
+  out['x-request-id'] = requestId;
+  return out;
+}
+
+/** The answer's headers without hop-by-hop ones; the request id is the gateway's. */
+function answerHeaders(headers: IncomingHttpHeaders, requestId: string): IncomingHttpHeaders {
+  const out: IncomingHttpHeaders = { ...headers };
+  for (const name of connectionListed(headers)) delete out[name];
+  for (const name of HOP_BY_HOP) delete out[name];
+  out['x-request-id'] = requestId;
+  return out;
+}
+
+export function createPassThrough(options: PassThroughOptions): PassThrough {
+  const kept = ['/rpc', ...options.exclude.map((prefix) => prefix.toLowerCase())];
+  /** Whether the backend may get this target: no reading of its path is /rpc or an excluded prefix. */
+  const passes = (url: string) => {
+    const paths = lenientPaths(url);
+    return !!paths && !paths.some((path) => kept.some((prefix) => isUnder(path, prefix)));
+  };
+  const agent = new Agent({ keepAlive: true, maxSockets: options.maxSockets, timeout: options.keepAliveMs });
+  const timeout = () =>
+    new GatewayError('UPSTREAM_TIMEOUT', `the backend did not answer within ${options.timeoutMs} ms`, { timeoutMs: options.timeoutMs });
+
+  /** Answers the client with the problem, or cuts the answer if it has started. */
+  const fail = (req: Carrying, res: ServerResponse, err: Error) => {
+    const p = req[passage];
+    if (!p || p.over) return;
+    p.over = true;
+    clearTimeout(p.timer);
+    p.proxyReq?.destroy();
+    if (p.answered) {
+      res.destroy();
+      return;
+    }
+    const error = p.timedOut ? timeout() : unavailable(err);
+    p.error = error.code;
+    sendProblem(res, error, p.requestId);
+  };
+
+  /** The request's line in the log and its count in the metrics, once it is over. */
+  const account = (req: IncomingMessage, p: Passage, status: number) => {
+    if (p.accounted) return;
+    p.accounted = true;
+    options.metrics.recordPassthrough(status, p.error);
+    if (!options.requestLog.isLevelEnabled('info')) return;
+    const path = (req.url ?? '').split('?', 1)[0]?.slice(0, 200);
+    const line = { requestId: p.requestId, passthrough: true, httpMethod: req.method, path, status, durationMs: Math.round((performance.now() - p.started) * 100) / 100, ...(p.error && { error: p.error }) };
+    options.requestLog.info(line, 'request');
+  };
+
+  const hooks: Plugin = (proxy) => {
+    proxy.on('proxyReq', (proxyReq: ClientRequest, req: Carrying) => {
+      const p = req[passage];
+      if (!p) return;
+      p.proxyReq = proxyReq;
+      if (p.over) proxyReq.destroy();
+    });
+    proxy.on('proxyRes', (proxyRes: IncomingMessage, req: Carrying, res: ServerResponse) => {
+      const p = req[passage];
+      if (!p || p.over || res.headersSent) {
+        proxyRes.destroy();
+        return;
+      }
+      p.answered = true;
+      clearTimeout(p.timer);
+      // Past the head: an upstream silent for the whole timeout is cut (the client sees a truncated answer).
+      p.proxyReq?.setTimeout(options.timeoutMs, () => p.proxyReq?.destroy());
+      res.writeHead(proxyRes.statusCode ?? 502, proxyRes.statusMessage, answerHeaders(proxyRes.headers, p.requestId));
+      // pipe, not stream.pipeline: pipeline makes an AbortController per call and a DOMException when it ends
+      // (measured: about a tenth of this path's CPU). A client that leaves is handled by web()'s close listener.
+      proxyRes.pipe(res);
+      proxyRes.once('error', () => res.destroy());
+      proxyRes.once('close', () => {
+        if (!proxyRes.complete) res.destroy();
+      });
+    });
+    proxy.on('proxyReqWs', (proxyReq: ClientRequest, req: Carrying, socket: Socket) => {
+      const p = req[passage];
+      if (!p) return;
+      p.proxyReq = proxyReq;
+      p.timer = setTimeout(() => {
+        p.timedOut = true;
+        proxyReq.destroy(new Error('upstream deadline exceeded'));
+      }, options.timeoutMs);
+      proxyReq.once('upgrade', () => {
+        p.answered = true;
+        clearTimeout(p.timer);
+        account(req, p, 101);
+      });
+      socket.once('close', () => {
+        if (p.answered) return;
+        proxyReq.destroy();
+        account(req, p, 499);
+      });
+      // http-proxy writes a refused upgrade's answer with the upstream's framing headers over a decoded body:
+      // replace its listener (added right after this event) with one that writes a sound answer.
+      queueMicrotask(() => {
+        proxyReq.removeAllListeners('response');
+        proxyReq.on('response', (answer: IncomingMessage) => {
+          p.answered = true;
+          clearTimeout(p.timer);
+          account(req, p, answer.statusCode ?? 502);
+          relayOnSocket(socket, answer, answerHeaders(answer.headers, p.requestId));
+        });
+      });
+    });
+    proxy.on('error', (err: Error, req: Carrying, target: ServerResponse | Socket) => {
+      const p = req[passage];
+      if (!p) return;
+      if (!('writeHead' in target)) {
+        // An upgrade: answer on the socket unless the handshake went through (then the tunnel just ends).
+        clearTimeout(p.timer);
+        if (p.over) return;
+        p.over = true;
+        if (p.answered) target.destroy();
+        else {
+          const error = p.timedOut ? timeout() : unavailable(err);
+          p.error = error.code;
+          account(req, p, error.status);
+          refuseOnSocket(target, error, p.requestId);
+        }
+        return;
+      }
+      fail(req, target, err);
+    });
+    // The client's socket was reset mid-request: http-proxy aborts the upstream request itself.
+    proxy.on('econnreset', () => {});
+  };
+
+  const proxy = createProxyMiddleware<IncomingMessage, ServerResponse>({
+    target: options.target,
+    changeOrigin: true,
+    agent,
+    xfwd: false,
+    selfHandleResponse: true,
+    ejectPlugins: true,
+    plugins: [hooks],
+  });
+
+  let firstRequest = true;
+  return {
+    web(req: Carrying, res) {
+      const requestId = requestIdOf(req.headers);
+      res.setHeader('x-request-id', requestId);
+      const p: Passage = { requestId, started: performance.now(), answered: false, timedOut: false, over: false };
+      const url = req.url ?? '';
+      if (!passes(url)) {
+        p.error = 'ENDPOINT_NOT_FOUND';
+        res.once('close', () => account(req, p, res.statusCode));
+        sendProblem(res, refused(url), requestId);
+        return;
+      }
+      req[passage] = p;
+      req.headers = upstreamHeaders(req, requestId, false);
+      res.once('close', () => {
+        account(req, p, res.writableFinished ? res.statusCode : 499);
+        if (res.writableFinished) return;
+        // The client left before its answer was complete: nobody will read what the upstream sends.
+        p.over = true;
+        clearTimeout(p.timer);
+        p.proxyReq?.destroy();
+      });
+      // The deadline for the answer's head runs from the end of the request, so a long upload is not a timeout.
+      const arm = () => {
+        if (p.over || p.answered) return;
+        p.timer = setTimeout(() => {
+          p.timedOut = true;
+          fail(req, res, new Error('upstream deadline exceeded'));
+        }, options.timeoutMs);
+      };
+      if (req.complete) arm();
+      else req.once('end', arm);
+      const server = firstRequest ? (req.socket as Socket & { server?: Server }).server : undefined;
+      const before = server ? new Set(server.listeners('close')) : undefined;
+      const done = proxy(req, res, (err?: unknown) => fail(req, res, err instanceof Error ? err : new Error(String(err))));
+      if (server && before) {
+        firstRequest = false;
+        // HPM subscribes its proxy to the listener's 'close' on its first request (HPM#909): one listener,
+        // holding the proxy and its pool, per config generation. The gateway closes its generations itself.
+        void done.then(() => {
+          for (const listener of server.listeners('close')) {
+            if (!before.has(listener) && /closing proxy server/.test(String(listener))) server.off('close', listener as () => void);
+          }
+        });
+      }
+    },
+    upgrade(req: Carrying, socket, head) {
+      const requestId = requestIdOf(req.headers);
+      socket.on('error', () => socket.destroy());
+      const p: Passage = { requestId, started: performance.now(), answered: false, timedOut: false, over: false };
+      const url = req.url ?? '';
+      if (!passes(url)) {
+        p.error = 'ENDPOINT_NOT_FOUND';
+        account(req, p, 404);
+        refuseOnSocket(socket, refused(url), requestId);
+        return;
+      }
+      req[passage] = p;
+      req.headers = upstreamHeaders(req, requestId, true);
+      proxy.upgrade(req, socket, head);
+    },
+    close() {
+      agent.destroy();
+    },
+  };
+}

@@ -1,0 +1,24 @@
+// Which listener route a request URL (outside /rpc/) belongs to: a probe, one of the gateway's own routes
+// under the configured prefix, or the upstream (pass-through).
+
+/** The gateway's own routes, relative to the prefix: discovery documents, the changelog, the reference pages. */
+const OWN = /^\/(?:versions|changelog|json\/?|latest\/?|[1-9][0-9]{0,8}\/?(?:json\/?)?|_reference\/[A-Za-z0-9._-]+)(?:\?.*)?$/;
+/** Probes stay where orchestrators look for them, whatever the prefix. */
+const PROBE = /^\/(?:healthz|readyz)(?:\?.*)?$/;
+
+export type Route =
+  /** Served by the discovery app at `path` (the prefix removed). */
+  | { readonly kind: 'own'; readonly path: string }
+  /** Anything else: the upstream's when pass-through is on, otherwise 404. */
+  | { readonly kind: 'other' };
+
+const OTHER: Route = Object.freeze({ kind: 'other' });
+
+export function routeOf(url: string, prefix: string): Route {
+  if (PROBE.test(url)) return { kind: 'own', path: url };
+  if (prefix) {
+    if (!url.startsWith(prefix) || url.charCodeAt(prefix.length) !== 47 /* / */) return OTHER;
+    url = url.slice(prefix.length);
+  }
+  return OWN.test(url) ? { kind: 'own', path: url } : OTHER;
+}

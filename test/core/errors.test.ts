@@ -1,0 +1,76 @@
+// The error catalogue and the error types the core throws.
+import { describe, expect, it } from 'vitest';
+import { BackendCallError, ERROR_CATALOGUE, ERROR_CODES, GatewayError, isGatewayError } from '../../src/core/errors.js';
+import { isJsonMediaType } from '../../src/core/media-type.js';
+
+describe('the error catalogue', () => {
+  it.each(Object.entries(ERROR_CATALOGUE))('%s has an error status and a title of its own', (code, entry) => {
+    expect(entry.status).toBeGreaterThanOrEqual(400);
+    expect(entry.status).toBeLessThan(600);
+    expect(entry.title.trim().length).toBeGreaterThan(3);
+    expect(entry.title).not.toBe(code);
+  });
+
+  it('gives each code a different title', () => {
+    const titles = Object.values(ERROR_CATALOGUE).map((e) => e.title);
+    expect(new Set(titles).size).toBe(titles.length);
+  });
+
+  it('lists every code once', () => {
+    expect(ERROR_CODES).toEqual(Object.keys(ERROR_CATALOGUE));
+  });
+});
+
+describe('GatewayError', () => {
+  it('carries its code, sentence and details, and the catalogue status', () => {
+    const e = new GatewayError('ENDPOINT_NOT_FOUND', 'no such method: x', { method: 'x' });
+    expect(e).toBeInstanceOf(Error);
+    expect(e.name).toBe('GatewayError');
+    expect(e.code).toBe('ENDPOINT_NOT_FOUND');
+    expect(e.message).toBe('no such method: x');
+    expect(e.details).toEqual({ method: 'x' });
+    expect(e.status).toBe(404);
+    expect(isGatewayError(e)).toBe(true);
+  });
+
+  it('defaults to empty details and keeps a status given for it', () => {
+    const e = new GatewayError('UPSTREAM_ERROR', 'backend refused');
+    expect(e.details).toEqual({});
+    expect(e.status).toBe(502);
+    expect(new GatewayError('UPSTREAM_ERROR', 'backend refused', {}, 503).status).toBe(503);
+  });
+
+  it('is told apart from other errors', () => {
+    expect(isGatewayError(new Error('x'))).toBe(false);
+    expect(isGatewayError({ code: 'ENDPOINT_NOT_FOUND' })).toBe(false);
+  });
+});
+
+describe('BackendCallError', () => {
+  it('carries the backend status and body, with empty headers and bytes by default', () => {
+    const e = new BackendCallError(404, { code: 'NOT_FOUND' });
+    expect(e).toBeInstanceOf(Error);
+    expect(e.name).toBe('BackendCallError');
+    expect(e.message).toBe('backend answered 404');
+    expect(e.status).toBe(404);
+    expect(e.body).toEqual({ code: 'NOT_FOUND' });
+    expect(e.headers).toEqual({});
+    expect(e.raw).toEqual(new Uint8Array(0));
+  });
+});
+
+describe('isJsonMediaType', () => {
+  it.each(['application/json', 'application/json; charset=utf-8', 'Application/JSON', 'application/problem+json', 'application/vnd.api+json;x=1', ' application/json ', 'application/json ;charset=utf-8'])(
+    'accepts %j',
+    (value) => {
+      expect(isJsonMediaType(value)).toBe(true);
+    },
+  );
+
+  it.each([undefined, '', 'text/json', 'application/jsonx', 'application/json-patch', 'xapplication/json', 'text/plain; application/json', 'application/+json'])(
+    'refuses %j',
+    (value) => {
+      expect(isJsonMediaType(value)).toBe(false);
+    },
+  );
+});

@@ -1,0 +1,77 @@
+// The family (OpenAPI tag) of each method, found from its name, and the tags of a version's document.
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { loadContract } from '../../src/core/contract/load.js';
+import { familyOf, OTHER_FAMILY } from '../../src/core/derive/method-family.js';
+import { openApiFor } from '../../src/core/derive/openapi.js';
+
+describe('familyOf', () => {
+  it.each([
+    ['startWorkbookExport', 'Export and import'],
+    ['startWorkbookImport', 'Export and import'],
+    ['getQLChart', 'QL charts'],
+    ['createWizardChart', 'Wizard charts'],
+    ['updateEditorChart', 'Editor charts'],
+    ['getCollection', 'Collections'],
+    ['getWorkbookEntries', 'Workbooks'],
+    ['getConnection', 'Connections'],
+    ['createDataset', 'Datasets'],
+    ['getDashboard', 'Dashboards'],
+    ['createReport', 'Reports'],
+    ['getEntry', 'Entries'],
+    ['getEntries', 'Entries'],
+  ])('puts %s under %s, the first family whose name it holds', (method, family) => {
+    expect(familyOf(method).name).toBe(family);
+    expect(familyOf(method).description.length).toBeGreaterThan(3);
+  });
+
+  it('puts a method of no family under Other', () => {
+    expect(familyOf('ping')).toBe(OTHER_FAMILY);
+    expect(familyOf('getEntr')).toBe(OTHER_FAMILY);
+    expect(OTHER_FAMILY).toEqual({ name: 'Other', description: 'Methods of no family above.' });
+  });
+
+  it('tags each operation with its family and lists the families used, by name', () => {
+    const method = { request: z.object({}), response: z.object({}) };
+    const loaded = loadContract({ versions: [{ version: 1, methods: { ping: method, getReport: method, getDashboard: method }, changes: [] }] });
+    const doc = openApiFor(loaded, 1) as { tags: { name: string }[]; paths: Record<string, { post: { tags: string[] } }> };
+    expect(doc.tags.map((t) => t.name)).toEqual(['Dashboards', 'Other', 'Reports']);
+    expect(doc.paths['/rpc/getReport']?.post.tags).toEqual(['Reports']);
+    expect(doc.paths['/rpc/ping']?.post.tags).toEqual(['Other']);
+  });
+});
+
+describe('the error answers and security of the OpenAPI document', () => {
+  const doc = () => {
+    const method = { request: z.object({}), response: z.object({}) };
+    return openApiFor(loadContract({ versions: [{ version: 1, methods: { ping: method }, changes: [] }] }), 1) as {
+      servers: { url: string }[];
+      paths: Record<string, { post: { security: unknown; responses: Record<string, unknown> } }>;
+      components: { securitySchemes: Record<string, Record<string, unknown>>; responses: Record<string, { description: string; content: Record<string, unknown> }> };
+    };
+  };
+
+  it('names, for each error status, the gateway codes answered with it from the catalogue', () => {
+    const { components } = doc();
+    expect(components.responses.BadRequest?.description).toMatch(
+      / Codes: `INVALID_API_VERSION_HEADER`, `VALIDATION_ERROR`, `INVALID_JSON`, `MALFORMED_REQUEST`\.$/,
+    );
+    expect(components.responses.Gone?.description).toMatch(/ Codes: `API_VERSION_SUNSET`\.$/);
+    expect(components.responses.Unauthorized?.description).not.toContain('Codes:');
+    expect(Object.keys(components.responses.NotFound?.content ?? {})).toEqual(['application/problem+json', 'application/json']);
+    expect(Object.keys(components.responses.Gone?.content ?? {})).toEqual(['application/problem+json']);
+  });
+
+  it('refers every operation to the error answers by status', () => {
+    const responses = doc().paths['/rpc/ping']?.post.responses ?? {};
+    expect(Object.keys(responses)).toEqual(['200', '400', '401', '403', '404', '409', '410', '413', '415', '422', '502', '504']);
+  });
+
+  it('asks for the bearer token and the organisation on every operation, served from the gateway itself', () => {
+    const d = doc();
+    expect(d.paths['/rpc/ping']?.post.security).toEqual([{ bearerAuth: [], orgId: [] }]);
+    expect(d.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
+    expect(d.components.securitySchemes.orgId).toMatchObject({ type: 'apiKey', in: 'header', name: 'x-dl-org-id' });
+    expect(d.servers.map((s) => s.url)).toEqual(['/']);
+  });
+});
