@@ -2,7 +2,7 @@
 // held in a cache store (in process by default, shared through Redis when configured).
 
 import type { CacheStore } from '../core/cache-store.js';
-import type { PageTokenCache } from '../contract/deps.js';
+import type { PageTokenCache } from '../core/contract/services.js';
 import { createMemoryStore } from './cache/memory-store.js';
 
 export function createPageTokenCache(options: { size: number; ttlMs: number; store?: CacheStore }): PageTokenCache {

@@ -1,21 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { createLegacyKeyResolver } from '../../src/adapters/legacy-key-resolver.js';
-import { createPageTokenCache } from '../../src/adapters/page-token-cache.js';
-import { createShippedContract } from '../../src/contract/index.js';
+import { shippedContract } from '../../src/contract/index.js';
 import { MAX_PAGE_WALK } from '../../src/contract/v2/entries-page-token.js';
 import { loadContract } from '../../src/core/contract/load.js';
 import type { Json, MigrationContext } from '../../src/core/contract/types.js';
 import { GatewayError } from '../../src/core/errors.js';
 import { translateRequest } from '../../src/core/translate/engine.js';
 import { buildPlan } from '../../src/core/translate/plan.js';
+import { memoryServices } from '../helpers/services.js';
 
 // A v1 `page: n` is served by walking page tokens; the walk and the look-back for a cached token are
 // both bounded, whatever n is (an unbounded look-back once hung the translator fuzz on a huge page).
-const deps = {
-  legacyKeys: createLegacyKeyResolver({ prefixes: {}, cacheSize: 10, cacheTtlMs: 60_000 }),
-  pageTokens: createPageTokenCache({ size: 1000, ttlMs: 60_000 }),
-};
-const plan = buildPlan(loadContract(createShippedContract(deps)), 1, 'getEntries')!;
+const services = memoryServices();
+const plan = buildPlan(loadContract(shippedContract), 1, 'getEntries')!;
 
 /** A backend of endless pages that counts its calls. */
 function endless(principal: string) {
@@ -24,6 +20,7 @@ function endless(principal: string) {
     clientVersion: 1,
     principal,
     state: new Map(),
+    services,
     callBackend: async (_method, body: Json) => {
       calls++;
       const at = typeof body.pageToken === 'string' ? Number(body.pageToken.slice(1)) : 0;

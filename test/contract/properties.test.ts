@@ -4,9 +4,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createLegacyKeyResolver } from '../../src/adapters/legacy-key-resolver.js';
-import { createPageTokenCache } from '../../src/adapters/page-token-cache.js';
-import { createShippedContract } from '../../src/contract/index.js';
+import { shippedContract } from '../../src/contract/index.js';
 import { MAX_PAGE_WALK } from '../../src/contract/v2/entries-page-token.js';
 import { fieldAdded, fieldMoved, fieldRenamed, fieldToArray, object, request } from '../../src/core/contract/builders.js';
 import { loadContract, type LoadedContract } from '../../src/core/contract/load.js';
@@ -22,6 +20,7 @@ import {
   createReferenceBackend,
   type ReferenceBackend,
 } from '../../src/reference-backend/index.js';
+import { memoryServices } from '../helpers/services.js';
 
 // ── The stack: reference backend + shipped contract with real adapters ──────────────────────────────
 
@@ -60,23 +59,23 @@ async function rpc(method: string, body: Json, clientVersion: number): Promise<J
   return parsed as Json;
 }
 
+/** The gateway's in-process caches, with the operator's folder prefixes. */
+const services = memoryServices({ ...CONFIG_PREFIXES }, 10_000);
+
 const ctxAt = (clientVersion: number, principal = 'prop-principal'): MigrationContext => ({
   clientVersion,
   principal,
   state: new Map(),
+  services,
   callBackend: (method, body) => rpc(method, body, clientVersion),
 });
 
 const plan = (version: number, method: string) => requirePlan(plans, loaded, version, method);
 
 beforeAll(async () => {
-  backend = createReferenceBackend({ headVersion: 2, seed: { workbooks: [...DEMO_WORKBOOKS], entries: [...DEMO_ENTRIES] } });
+  backend = createReferenceBackend({ seed: { workbooks: [...DEMO_WORKBOOKS], entries: [...DEMO_ENTRIES] } });
   baseUrl = await backend.listen(0, '127.0.0.1');
-  const deps = {
-    legacyKeys: createLegacyKeyResolver({ prefixes: CONFIG_PREFIXES, cacheSize: 10_000, cacheTtlMs: 60_000 }),
-    pageTokens: createPageTokenCache({ size: 10_000, ttlMs: 60_000 }),
-  };
-  loaded = loadContract(createShippedContract(deps));
+  loaded = loadContract(shippedContract);
   plans = buildPlans(loaded);
 });
 afterAll(() => backend.close());

@@ -2,13 +2,12 @@
 // workbooks, and getEntries pages by token.
 
 import type { VersionSpec } from '../../core/contract/types.js';
-import type { ContractDeps } from '../deps.js';
 import { version1 } from '../v1/index.js';
 import { entriesPageToken, getEntriesV2 } from './entries-page-token.js';
 import { reportMethodsV2, reportsWorkbookId } from './reports-workbook-id.js';
 
-export const version2 = (deps: ContractDeps): VersionSpec => ({
+export const version2: VersionSpec = {
   version: 2,
   methods: { ...version1.methods, ...reportMethodsV2, getEntries: getEntriesV2 },
-  changes: [reportsWorkbookId(deps), entriesPageToken(deps)],
-});
+  changes: [reportsWorkbookId, entriesPageToken],
+};
