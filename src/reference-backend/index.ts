@@ -6,6 +6,8 @@ import { shippedContract } from '../contract/index.js';
 import { loadContract } from '../core/contract/load.js';
 import type { Contract } from '../core/contract/types.js';
 import { DEMO_ENTRIES, DEMO_WORKBOOKS } from './demo-seed.js';
+import { METHODS } from './methods.js';
+import { reportMethods } from './reports.js';
 import { createBackendServer, type RecordedRequest } from './server.js';
 import { Store, type SeedEntry, type SeedWorkbook } from './store.js';
 
@@ -36,7 +38,9 @@ const REQUEST_LOG_CAP = 1000;
 
 export function createReferenceBackend(options: ReferenceBackendOptions = {}): ReferenceBackend {
   const { maxBodyBytes = 1024 * 1024 } = options;
-  const headVersion = loadContract(options.contract ?? shippedContract).head;
+  const contract = loadContract(options.contract ?? shippedContract);
+  const headVersion = contract.head;
+  const methods = new Map([...METHODS, ...Object.entries(reportMethods(contract.byVersion.get(headVersion)!))]);
   if (!Number.isInteger(maxBodyBytes) || maxBodyBytes < 0) throw new Error(`maxBodyBytes must be a non-negative integer, got ${maxBodyBytes}`);
 
   // Amortised cap: trimmed to the cap whenever it doubles; the getter returns only the last 1000.
@@ -47,7 +51,7 @@ export function createReferenceBackend(options: ReferenceBackendOptions = {}): R
   };
 
   const store = new Store(headVersion, options.seed);
-  const server = createBackendServer({ headVersion, maxBodyBytes, store, record });
+  const server = createBackendServer({ headVersion, methods, maxBodyBytes, store, record });
   let closing: Promise<void> | undefined;
 
   return {

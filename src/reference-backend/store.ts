@@ -16,17 +16,21 @@ export interface Workbook {
   updatedAt: string;
 }
 
-export interface Report {
+/** The fields of a report the backend's methods give meaning to; the others are its content (see ReportContent). */
+interface ReportFrame {
   id: string;
   workbookId: string;
-  config: Record<string, unknown>;
-  description: string;
   /** The v1 key the report was last created/updated with, so a v1 read can return it. */
   legacyKey?: string;
   version: number;
   createdAt: string;
   updatedAt: string;
 }
+
+/** What a client writes, named as the contract's head version names it (config and description at v2). */
+export type ReportContent = Record<string, unknown>;
+
+export type Report = ReportFrame & ReportContent;
 
 export interface Entry {
   entryId: string;
@@ -61,9 +65,9 @@ export interface SeedEntry {
 
 export interface ReportPatch {
   workbookId?: string;
-  config?: Record<string, unknown>;
-  description?: string;
   legacyKey?: string;
+  /** Content fields to replace (undefined ones are left as they are). */
+  content: ReportContent;
 }
 
 /**
@@ -126,14 +130,13 @@ export class Store {
 
   // --- reports ---
 
-  createReport(input: { workbookId: string; config: Record<string, unknown>; description: string; legacyKey?: string }, version: number): Report {
+  createReport(input: { workbookId: string; legacyKey?: string; content: ReportContent }, version: number): Report {
     this.requireWorkbook(input.workbookId);
     const at = now();
     const report: Report = {
       id: this.freshId('rep', this.reports),
       workbookId: input.workbookId,
-      config: input.config,
-      description: input.description,
+      ...input.content,
       version,
       createdAt: at,
       updatedAt: at,
@@ -153,8 +156,7 @@ export class Store {
     assertWritableBy(report, reportId, clientVersion);
     if (patch.workbookId !== undefined) this.requireWorkbook(patch.workbookId);
     if (patch.workbookId !== undefined) report.workbookId = patch.workbookId;
-    if (patch.config !== undefined) report.config = patch.config;
-    if (patch.description !== undefined) report.description = patch.description;
+    for (const [field, value] of Object.entries(patch.content)) if (value !== undefined) report[field] = value;
     if (patch.legacyKey !== undefined) report.legacyKey = patch.legacyKey;
     report.version = clientVersion;
     report.updatedAt = now();

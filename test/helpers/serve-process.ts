@@ -195,11 +195,12 @@ export interface ServeProcess {
   kill(): Promise<void>;
 }
 
-export async function startServeProcess(configPath: string, env: Record<string, string> = {}): Promise<ServeProcess> {
+/** `cwd`: the project to run (default this one), e.g. a copy with another contract. */
+export async function startServeProcess(configPath: string, env: Record<string, string> = {}, cwd: string = ROOT): Promise<ServeProcess> {
   const childEnv: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'info', ...env };
   for (const name of OVERRIDES) if (!(name in env)) delete childEnv[name];
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--config', configPath], {
-    cwd: ROOT,
+    cwd,
     env: childEnv,
     stdio: ['pipe', 'pipe', 'pipe'],
   });
