@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { shippedContract } from '../../src/contract/index.js';
-import { MAX_PAGE_WALK } from '../../src/contract/v2/entries-page-token.js';
-import { loadContract } from '../../src/core/contract/load.js';
-import type { Json, MigrationContext } from '../../src/core/contract/types.js';
-import { GatewayError } from '../../src/core/errors.js';
-import { translateRequest } from '../../src/core/translate/engine.js';
-import { buildPlan } from '../../src/core/translate/plan.js';
-import { memoryServices } from '../helpers/services.js';
+import { shippedContract } from '../../../src/contract/index.js';
+import { MAX_PAGE_WALK } from '../../../src/contract/v2/entries-page-token.js';
+import { loadContract } from '../../../src/core/contract/load.js';
+import type { Json, MigrationContext } from '../../../src/core/contract/types.js';
+import { GatewayError } from '../../../src/core/errors.js';
+import { translateRequest } from '../../../src/core/translate/engine.js';
+import { buildPlan } from '../../../src/core/translate/plan.js';
+import { memoryServices } from '../../helpers/services.js';
 
 // A v1 `page: n` is served by walking page tokens; the walk and the look-back for a cached token are
 // both bounded, whatever n is (an unbounded look-back once hung the translator fuzz on a huge page).
