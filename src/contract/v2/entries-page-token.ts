@@ -20,7 +20,7 @@ export const DEFAULT_PAGE_SIZE = 100;
 
 export const getEntriesV2: MethodSpec = {
   description: 'Lists entries, filtered by ids, author and scope, one page at a time (follow nextPageToken).',
-  request: z.object({
+  request: z.looseObject({
     ids: z.array(z.string().min(1)).optional(),
     createdBy: z.array(z.string().min(1)).optional(),
     scope: z.string().optional(),
@@ -97,6 +97,8 @@ export function entriesPageToken(deps: ContractDeps): CustomChange {
       { target: request('getEntries'), path: 'createdBy' },
       { target: request('getEntries'), path: 'page' },
       { target: request('getEntries'), path: 'pageToken' },
+      // A v1 page larger than the backend's largest is asked in parts; an absent size is sent explicitly.
+      { target: request('getEntries'), path: 'pageSize' },
     ],
     request: {
       getEntries: async (body, ctx) => {
