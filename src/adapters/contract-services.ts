@@ -26,7 +26,7 @@ export function createContractServices(config: GatewayConfig, io: { logger: Logg
     return {
       services: {
         legacyKeys: createLegacyKeyResolver({ prefixes: legacyKeys.prefixes, cacheSize: legacyKeys.cacheSize, cacheTtlMs: legacyKeys.cacheTtlMs }),
-        pageTokens: createPageTokenCache({ size: paging.tokenCacheSize, ttlMs: paging.tokenCacheTtlMs }),
+        pageTokens: createPageTokenCache({ size: paging.tokenCacheSize, ttlMs: paging.tokenCacheTtlMs, maxWalkCalls: paging.maxWalkCalls }),
       },
       where: 'memory',
       close: async () => {},
@@ -43,7 +43,12 @@ export function createContractServices(config: GatewayConfig, io: { logger: Logg
         cacheTtlMs: legacyKeys.cacheTtlMs,
         store: store('legacy', legacyKeys.cacheTtlMs),
       }),
-      pageTokens: createPageTokenCache({ size: paging.tokenCacheSize, ttlMs: paging.tokenCacheTtlMs, store: store('page', paging.tokenCacheTtlMs) }),
+      pageTokens: createPageTokenCache({
+        size: paging.tokenCacheSize,
+        ttlMs: paging.tokenCacheTtlMs,
+        maxWalkCalls: paging.maxWalkCalls,
+        store: store('page', paging.tokenCacheTtlMs),
+      }),
     },
     where: 'redis',
     close: () => link.close(),

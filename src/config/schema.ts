@@ -40,6 +40,7 @@ export const DEFAULTS = {
   legacyKeyCacheTtlMs: 600_000,
   pageTokenCacheSize: 10_000,
   pageTokenCacheTtlMs: 600_000,
+  pagingMaxWalkCalls: 64, // 64 calls of 200 entries: 12,800 entries deep from a standing start
   jsonDepth: 128,
   headersTimeoutMs: 10_000,
   requestTimeoutMs: 30_000,
@@ -178,6 +179,8 @@ export const configSchema = z.strictObject({
     .strictObject({
       tokenCacheSize: z.number().int().positive().default(DEFAULTS.pageTokenCacheSize),
       tokenCacheTtlMs: z.number().int().positive().default(DEFAULTS.pageTokenCacheTtlMs),
+      /** Backend calls one v1 request may spend walking to its page; past it, 422 naming this setting. */
+      maxWalkCalls: z.number().int().min(1).max(10_000).default(DEFAULTS.pagingMaxWalkCalls),
     })
     .prefault({}),
   passthrough: z

@@ -64,7 +64,7 @@ describe('the command line', () => {
   it('translate prints the latest-version body of an old body, or the error', async () => {
     const ok = await inProcess(['translate', '--from', '1', '--method', 'getEntries', '--body', '{"ids":"ent_1","createdBy":"me"}']);
     expect(ok.code).toBe(0);
-    expect(JSON.parse(ok.out)).toEqual({ method: 'getEntries', version: 2, body: { ids: ['ent_1'], createdBy: ['me'] } });
+    expect(JSON.parse(ok.out)).toEqual({ method: 'getEntries', version: 2, body: { ids: ['ent_1'], createdBy: ['me'], pageSize: 100 } });
     const mapped = await inProcess(['translate', '--from', '1', '--method', 'createReport', '--config', join(root, 'config/gateway.yaml'), '--body', '{"key":"legacy/finance/q1","config":{}}']);
     expect(JSON.parse(mapped.out).body).toEqual({ workbookId: 'wb_demo_sandbox', legacyKey: 'legacy/finance/q1', config: {}, description: '' });
     const invalid = await inProcess(['translate', '--from', '1', '--method', 'createReport', '--body', '{"config":{}}']);

@@ -15,11 +15,11 @@ import { checkContract } from '../../src/core/contract/check.js';
 import type { Change, Contract, MethodSpec } from '../../src/core/contract/types.js';
 
 const widget = (fields: Record<string, z.ZodType>): MethodSpec => ({
-  request: z.object(fields),
+  request: z.looseObject(fields),
   response: z.looseObject({ id: z.string(), version: z.number() }),
 });
 const widgetWithObject = (objectFields: Record<string, z.ZodType>): MethodSpec => ({
-  request: z.object({ id: z.string() }),
+  request: z.looseObject({ id: z.string() }),
   response: z.object({ id: z.string(), version: z.number(), ...objectFields }),
   objects: [{ type: 'widget', path: '' }],
 });

@@ -18,12 +18,12 @@ import type { Change, Contract, FieldAdded, MethodSpec } from '../../src/core/co
 
 const ok = z.object({ ok: z.boolean() });
 /** A method whose request has `fields` and whose response is fixed. */
-const takes = (fields: Record<string, z.ZodType>): MethodSpec => ({ request: z.object(fields), response: ok });
+const takes = (fields: Record<string, z.ZodType>): MethodSpec => ({ request: z.looseObject(fields), response: ok });
 /** A method whose response has `fields` and whose request is fixed. */
-const gives = (fields: Record<string, z.ZodType>): MethodSpec => ({ request: z.object({ id: z.string() }), response: z.object(fields) });
+const gives = (fields: Record<string, z.ZodType>): MethodSpec => ({ request: z.looseObject({ id: z.string() }), response: z.object(fields) });
 /** A method answering a list of widget objects under `entries`. */
 const lists = (widget: Record<string, z.ZodType>): MethodSpec => ({
-  request: z.object({}),
+  request: z.looseObject({}),
   response: z.object({ entries: z.array(z.object({ id: z.string(), version: z.number(), ...widget })) }),
   objects: [{ type: 'widget', path: 'entries.*' }],
 });
@@ -188,8 +188,8 @@ describe('checkContract', () => {
 
   it('lets a declared path cover the fields under it, but not a field that merely starts with its name', () => {
     const nested = two(
-      { make: takes({ style: z.object({ color: z.string() }) }) },
-      { make: takes({ style: z.object({ colour: z.string() }) }) },
+      { make: takes({ style: z.looseObject({ color: z.string() }) }) },
+      { make: takes({ style: z.looseObject({ colour: z.string() }) }) },
       [fieldToArray(request('make'), 'style', 'make: style changes')],
     );
     expect(check(nested)).toEqual([]);
@@ -328,6 +328,28 @@ describe('checkContract', () => {
     expect(check(contract)).toEqual([
       { version: 3, rule: 'declared-change-without-difference', message: '"b is c" (fieldRenamed) matches no difference between the schemas of versions 2 and 3' },
     ]);
+  });
+
+  it('flags every request object that would drop unknown fields, wherever it sits, and never loose or strict ones', () => {
+    type Node = { readonly child?: Node };
+    const tree: z.ZodType<Node> = z.lazy(() => z.object({ child: tree.optional() }));
+    const request = z.looseObject({
+      plain: z.object({ a: z.string() }).optional(),
+      list: z.array(z.object({})).nullable(),
+      either: z.union([z.string(), z.strictObject({}), z.object({ b: z.number() })]),
+      map: z.record(z.string(), z.object({})).default({}),
+      tree,
+      fine: z.looseObject({ deep: z.strictObject({ x: z.string() }) }),
+    });
+    const contract: Contract = { versions: [{ version: 1, methods: { make: { request, response: ok } }, changes: [] }] };
+    expect(check(contract).map((p) => p.message)).toEqual(
+      ['plain', 'list.*', 'either', 'map.*', 'tree'].map(
+        (path) => `make request at ${path} drops unknown fields: declare it loose (keep them) or strict (refuse them)`,
+      ),
+    );
+    expect(new Set(check(contract).map((p) => `${p.version} ${p.rule}`))).toEqual(new Set(['1 request-drops-fields']));
+    const whole: Contract = { versions: [{ version: 1, methods: { make: { request: z.object({}), response: z.object({}) } }, changes: [] }] };
+    expect(check(whole).map((p) => p.message)).toEqual(['make request drops unknown fields: declare it loose (keep them) or strict (refuse them)']);
   });
 
   it('stops at structural problems, reported as version 0', () => {

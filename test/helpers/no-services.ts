@@ -8,5 +8,5 @@ const unused = (): never => {
 
 export const NO_SERVICES: ContractServices = {
   legacyKeys: { resolve: unused },
-  pageTokens: { getMany: unused, set: unused },
+  pageTokens: { maxWalkCalls: 0, getMany: unused, set: unused },
 };

@@ -94,8 +94,10 @@ function normalReply(req: ScriptedRequest): Reply {
     case '/rpc/createReport':
       return json(report('rep_new', String(args.workbookId), String(args.legacyKey)));
     case '/rpc/getEntries': {
-      const n = typeof args.pageToken === 'string' ? Number(args.pageToken.slice(4)) : 0;
-      return json({ entries: [entry(2 * n), entry(2 * n + 1)], nextPageToken: `tok_${n + 1}` });
+      // An endless listing; tokens name the offset they continue from.
+      const at = typeof args.pageToken === 'string' ? Number(args.pageToken.slice(4)) : 0;
+      const size = typeof args.pageSize === 'number' ? args.pageSize : 100;
+      return json({ entries: Array.from({ length: size }, (_, i) => entry(at + i)), nextPageToken: `tok_${at + size}` });
     }
     case '/rpc/getWorkbook':
       return json({ workbookId: String(args.workbookId), title: 'Marketing', legacyFolderKey: 'reports/marketing/', version: 2, createdAt: AT, updatedAt: AT });
@@ -372,8 +374,9 @@ const CALLS: Call[] = [
     label: '(d) v1 getEntries page 2, its page walk',
     version: '1',
     method: 'getEntries',
+    // Page 2 of 2 starts at entry 4: one walk call to get there, then the page itself.
     request: rpcRequest('getEntries', '1', { page: 2, pageSize: 2, scope: 'dash' }),
-    paths: { failed: ['/rpc/getEntries'], ok: ['/rpc/getEntries', '/rpc/getEntries', '/rpc/getEntries'] },
+    paths: { failed: ['/rpc/getEntries'], ok: ['/rpc/getEntries', '/rpc/getEntries'] },
   },
   {
     id: 'e',
@@ -596,7 +599,7 @@ function checkAnswer(expect: ExpectStatic, call: Call, outcome: Outcome, fault: 
         expect.soft(body).toMatchObject({ id: call.id === 'b' ? 'rep_cell' : 'rep_new', key: KEY, version: 1 });
         expect.soft(body).not.toHaveProperty('workbookId');
       } else {
-        expect.soft(body).toEqual({ entries: [entry(4), entry(5)], nextPageToken: 'tok_3' });
+        expect.soft(body).toEqual({ entries: [entry(4), entry(5)], nextPageToken: 'tok_6' });
       }
       return;
     }

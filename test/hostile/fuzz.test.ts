@@ -6,6 +6,7 @@
 // backend's own refusal), never another exception, and never INTERNAL_ERROR for a body the v1 schema accepts.
 
 import fc from 'fast-check';
+import { z } from 'zod';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { shippedContract } from '../../src/contract/index.js';
 import { loadContract } from '../../src/core/contract/load.js';
@@ -315,6 +316,13 @@ describe('the shipped v1 translators under arbitrary JSON', () => {
     ) },
   );
 
+  /** The body without the keys a strict request schema refuses, so that strict methods are translated too. */
+  const fitting = (plan: (typeof plans)[number], body: unknown): unknown => {
+    const schema = z.toJSONSchema(plan.spec.request, { io: 'input', unrepresentable: 'any' }) as { properties?: object; additionalProperties?: unknown };
+    if (schema.additionalProperties !== false || typeof body !== 'object' || body === null || Array.isArray(body)) return body;
+    return Object.fromEntries(Object.entries(body).filter(([key]) => Object.hasOwn(schema.properties ?? {}, key)));
+  };
+
   it(`covers every v1 plan (${plans.length})`, () => {
     expect(plans.length).toBeGreaterThan(10);
     expect(plans.map((p) => p.method)).toEqual(expect.arrayContaining(['createReport', 'updateReport', 'getReport', 'getEntries']));
@@ -337,7 +345,7 @@ describe('the shipped v1 translators under arbitrary JSON', () => {
       fc.asyncProperty(planArb, bodyArb, answerArb, fc.string({ maxLength: 6 }), async (plan, body, answer, principal) => {
         let valid: Json;
         try {
-          valid = validateRequest(plan, structuredClone(body));
+          valid = validateRequest(plan, fitting(plan, structuredClone(body)));
         } catch (e) {
           expect(e).toBeInstanceOf(GatewayError);
           expect((e as GatewayError).code).toBe('VALIDATION_ERROR');

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findNginx, startNginx, type RunningNginx } from '../../bench/nginx.js';
 import { DEMO_WORKBOOKS, createReferenceBackend, type ReferenceBackend, type SeedEntry } from '../../src/reference-backend/index.js';
+import { LARGEST_PAGE_SIZE } from '../../src/contract/v2/entries-page-token.js';
 import { startRedis, type TestRedis } from '../helpers/redis.js';
 import {
   configDoc,
@@ -22,8 +23,9 @@ import {
 // walks for itself. Whatever happens to Redis or to a replica, no answer is ever wrong.
 
 const ENTRIES = 5_000;
-const PAGE_SIZE = 250;
-const PAGES = ENTRIES / PAGE_SIZE; // 20 pages: any page is within the 20-page walk of page 0
+// The backend's largest page: a walk's steps are then page starts, so each token is learned once.
+const PAGE_SIZE = LARGEST_PAGE_SIZE;
+const PAGES = ENTRIES / PAGE_SIZE; // 25 pages: any page is within the default walk budget of page 0
 const nginxBinary = findNginx();
 if (!nginxBinary) throw new Error('nginx not found: install the Debian package nginx-light (.ci/run does)');
 

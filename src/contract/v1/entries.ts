@@ -17,7 +17,7 @@ export const entryObject = z.looseObject({
 
 export const getEntriesV1: MethodSpec = {
   description: 'Lists entries, filtered by ids, author and scope, one numbered page at a time.',
-  request: z.object({
+  request: z.looseObject({
     ids: oneOrMany.optional(),
     createdBy: oneOrMany.optional(),
     scope: z.string().optional(),

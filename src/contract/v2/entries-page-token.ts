@@ -1,7 +1,9 @@
 // Version 2, getEntries (the real DataLens v2 change): `ids` and `createdBy` are arrays only, and the
-// numbered `page` is replaced by an opaque `pageToken`. A v1 `page: n` is served by following tokens;
-// tokens are cached per caller and query (in the cache store, so replicas sharing Redis share them),
-// so paging forward costs one backend call per page.
+// numbered `page` is replaced by an opaque `pageToken`. A v1 `page: n` of `pageSize: s` starts at entry n*s: the
+// gateway walks there with the largest pages the backend serves, from the nearest token it knows (tokens are
+// cached per caller, query and offset in the cache store, so replicas sharing Redis share them), and a walk
+// spends at most `paging.maxWalkCalls` backend calls. Paging forward costs no walk: each answer's next token is
+// remembered for the next page.
 
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
@@ -10,17 +12,19 @@ import { GatewayError } from '../../core/errors.js';
 import type { CustomChange, Json, MethodSpec, MigrationContext } from '../../core/contract/types.js';
 import { entryObject } from '../v1/entries.js';
 
-/** Backend calls one v1 request may spend walking to a page whose token is not cached. */
-export const MAX_PAGE_WALK = 20;
+/** The largest page the backend serves (v2 getEntries `pageSize`): walks take steps of this size. */
+export const LARGEST_PAGE_SIZE = 200;
+/** The backend's page size when a request names none; a v1 page without `pageSize` is sent with it explicitly. */
+export const DEFAULT_PAGE_SIZE = 100;
 
 export const getEntriesV2: MethodSpec = {
   description: 'Lists entries, filtered by ids, author and scope, one page at a time (follow nextPageToken).',
-  request: z.object({
+  request: z.looseObject({
     ids: z.array(z.string().min(1)).optional(),
     createdBy: z.array(z.string().min(1)).optional(),
     scope: z.string().optional(),
     pageToken: z.string().optional(),
-    pageSize: z.number().int().min(1).max(1000).optional(),
+    pageSize: z.number().int().min(1).max(LARGEST_PAGE_SIZE).optional(),
   }),
   response: z.looseObject({ entries: z.array(entryObject), nextPageToken: z.string().optional() }),
 };
@@ -29,43 +33,55 @@ const asArray = (v: unknown) => (v === undefined || Array.isArray(v) ? v : [v]);
 const STATE = 'getEntries.page';
 
 interface PageState {
+  readonly query: Json;
   readonly queryKey: string;
-  readonly page: number;
+  /** Where the requested page starts and ends (entry offsets). */
+  readonly offset: number;
+  readonly end: number;
   readonly beyondEnd: boolean;
 }
 
-const tokenKey = (queryKey: string, page: number) => `${queryKey}#${page}`;
+const tokenKey = (queryKey: string, offset: number) => `${queryKey}@${offset}`;
 
-/** The token of `page` (undefined for the first page), walking forward from the nearest cached page. */
-async function tokenFor(query: Json, queryKey: string, page: number, ctx: MigrationContext) {
-  const tooFar = () =>
-    new GatewayError(
-      'VERSION_TRANSLATION_FAILED',
-      `page ${page} is more than ${MAX_PAGE_WALK} pages past the last page this client visited; page forward sequentially or use version 2 page tokens`,
-      { field: 'page', page, maxJump: MAX_PAGE_WALK },
-    );
-  // Look back for the nearest cached token, at most MAX_PAGE_WALK pages, in one store call: bounded whatever `page` is.
-  const keys: string[] = [];
-  for (let at = page; at >= 1 && page - at <= MAX_PAGE_WALK; at--) keys.push(tokenKey(queryKey, at));
-  const cached = keys.length ? await ctx.services.pageTokens.getMany(keys) : [];
-  let from = 0;
-  let token: string | undefined;
-  const nearest = cached.findIndex((t) => t !== undefined);
-  if (nearest >= 0) {
-    from = page - nearest;
-    token = cached[nearest];
+/** One backend page of the listing. */
+async function listPage(query: Json, pageSize: number, token: unknown, ctx: MigrationContext): Promise<Json & { entries: unknown[] }> {
+  const answer = await ctx.callBackend('getEntries', { ...query, pageSize, ...(typeof token === 'string' && { pageToken: token }) });
+  if (!Array.isArray(answer.entries)) {
+    throw new GatewayError('UPSTREAM_UNAVAILABLE', 'the backend answered getEntries without an entries list', { reason: 'getEntries answer without entries' });
   }
-  if (page - from > MAX_PAGE_WALK) throw tooFar();
-  for (let at = from; at < page; at++) {
-    const answer = await ctx.callBackend('getEntries', { ...query, ...(token && { pageToken: token }) });
-    if (!Array.isArray(answer.entries)) {
-      throw new GatewayError('UPSTREAM_UNAVAILABLE', 'the backend answered getEntries without an entries list', { reason: 'getEntries answer without entries' });
-    }
-    const next = answer.nextPageToken;
+  return answer as Json & { entries: unknown[] };
+}
+
+/**
+ * The token of the entry at `offset` (undefined for 0), walking from the nearest known token: the exact offset
+ * (a page served before) or a step of the walk (multiples of LARGEST_PAGE_SIZE), looked up in one store call.
+ */
+async function tokenFor(query: Json, queryKey: string, offset: number, size: number, page: number, ctx: MigrationContext) {
+  // A v1 page larger than the backend's largest is filled with further calls: they count as well.
+  const budget = ctx.services.pageTokens.maxWalkCalls - (Math.ceil(size / LARGEST_PAGE_SIZE) - 1);
+  const steps = Math.floor(offset / LARGEST_PAGE_SIZE);
+  const known: number[] = [];
+  if (offset > 0 && offset % LARGEST_PAGE_SIZE !== 0) known.push(offset);
+  for (let step = steps; step >= 1 && steps - step <= budget; step--) known.push(step * LARGEST_PAGE_SIZE);
+  const cached = known.length ? await ctx.services.pageTokens.getMany(known.map((at) => tokenKey(queryKey, at))) : [];
+  const nearest = cached.findIndex((t) => t !== undefined);
+  let at = nearest >= 0 ? (known[nearest] as number) : 0;
+  let token = nearest >= 0 ? cached[nearest] : undefined;
+  if (Math.ceil((offset - at) / LARGEST_PAGE_SIZE) > Math.max(0, budget)) {
+    throw new GatewayError(
+      'VERSION_TRANSLATION_FAILED',
+      `page ${page} starts at entry ${offset}, past the ${budget} backend calls of ${LARGEST_PAGE_SIZE} entries that paging.maxWalkCalls allows one request to walk; page forward from a nearer page or use version 2 page tokens`,
+      { field: 'page', page, offset, setting: 'paging.maxWalkCalls', maxWalkCalls: budget },
+    );
+  }
+  while (at < offset) {
+    const step = Math.min(LARGEST_PAGE_SIZE, offset - at);
+    const next = (await listPage(query, step, token, ctx)).nextPageToken;
     if (typeof next !== 'string' || !next) return { token, beyondEnd: true };
     token = next;
-    // Stored before going on, so that a replica serving this client's next page finds it.
-    await ctx.services.pageTokens.set(tokenKey(queryKey, at + 1), token);
+    at += step;
+    // Stored as the walk goes, so that a replica serving this client's next page finds it.
+    await ctx.services.pageTokens.set(tokenKey(queryKey, at), token);
   }
   return { token, beyondEnd: false };
 }
@@ -79,25 +95,29 @@ export const entriesPageToken: CustomChange = custom({
     { target: request('getEntries'), path: 'createdBy' },
     { target: request('getEntries'), path: 'page' },
     { target: request('getEntries'), path: 'pageToken' },
+    // A v1 page larger than the backend's largest is asked in parts; an absent size is sent explicitly.
+    { target: request('getEntries'), path: 'pageSize' },
   ],
   request: {
     getEntries: async (body, ctx) => {
-      const { page, ...rest } = body;
-      const query: Json = { ...rest };
+      const { page, pageSize, ...query } = body;
       for (const field of ['ids', 'createdBy'] as const) {
         const value = asArray(query[field]);
         if (value !== undefined) query[field] = value;
       }
-      // No page is page 0; its answer's nextPageToken is remembered as page 1's token all the same.
+      // No page is page 0.
       const pageNumber = typeof page === 'number' ? page : 0;
-      if (!Number.isSafeInteger(pageNumber) || pageNumber < 0) {
+      const size = typeof pageSize === 'number' ? pageSize : DEFAULT_PAGE_SIZE;
+      const offset = pageNumber * size;
+      if (!Number.isSafeInteger(pageNumber) || pageNumber < 0 || !Number.isSafeInteger(offset)) {
         throw new GatewayError('VERSION_TRANSLATION_FAILED', 'page must be a non-negative integer', { field: 'page', page });
       }
+      // Tokens mark positions in one query's listing, whatever the page size: the key leaves it out.
       const queryKey = `${ctx.principal}:${createHash('sha256').update(JSON.stringify(query)).digest('base64url').slice(0, 22)}`;
-      const { token, beyondEnd } = await tokenFor(query, queryKey, pageNumber, ctx);
-      const state: PageState = { queryKey, page: pageNumber, beyondEnd };
+      const { token, beyondEnd } = await tokenFor(query, queryKey, offset, size, pageNumber, ctx);
+      const state: PageState = { query, queryKey, offset, end: offset + size, beyondEnd };
       ctx.state.set(STATE, state);
-      return { ...query, ...(token && { pageToken: token }) };
+      return { ...query, pageSize: Math.min(size, LARGEST_PAGE_SIZE), ...(token && { pageToken: token }) };
     },
   },
   response: {
@@ -106,9 +126,21 @@ export const entriesPageToken: CustomChange = custom({
       if (!state) return body;
       // Past the last page, a numbered v1 listing is simply empty.
       if (state.beyondEnd) return { ...body, entries: [], nextPageToken: undefined };
+      let page = body;
+      // A v1 page larger than the backend's largest: the rest comes from the pages that follow.
+      if (Array.isArray(body.entries) && state.end - state.offset > LARGEST_PAGE_SIZE) {
+        const entries = [...body.entries];
+        let next = body.nextPageToken;
+        while (typeof next === 'string' && next && state.offset + entries.length < state.end) {
+          const more = await listPage(state.query, Math.min(LARGEST_PAGE_SIZE, state.end - state.offset - entries.length), next, ctx);
+          entries.push(...more.entries);
+          next = more.nextPageToken;
+        }
+        page = { ...body, entries, nextPageToken: next };
+      }
       // Stored before the answer leaves, so that whichever replica serves the next page knows its token.
-      if (typeof body.nextPageToken === 'string') await ctx.services.pageTokens.set(tokenKey(state.queryKey, state.page + 1), body.nextPageToken);
-      return body;
+      if (typeof page.nextPageToken === 'string') await ctx.services.pageTokens.set(tokenKey(state.queryKey, state.end), page.nextPageToken);
+      return page;
     },
   },
 });

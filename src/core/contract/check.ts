@@ -3,6 +3,7 @@
 import { type Direction, type SchemaDifference, diffSchemas, jsonSchemaOf } from '../derive/schema-diff.js';
 import { describeTarget, structuralProblems } from './load.js';
 import type { Change, Contract, MethodSpec, Target, VersionSpec } from './types.js';
+import { strippingObjects } from './unknown-fields.js';
 
 export type Rule =
   | 'structure'
@@ -10,7 +11,8 @@ export type Rule =
   | 'incompatible-change-without-bump'
   | 'missing-migration'
   | 'undeclared-difference'
-  | 'declared-change-without-difference';
+  | 'declared-change-without-difference'
+  | 'request-drops-fields';
 
 export interface Problem {
   readonly version: number;
@@ -147,6 +149,18 @@ export function checkContract(contract: Contract): Problem[] {
   const structural = structuralProblems(contract).map((message): Problem => ({ version: 0, rule: 'structure', message }));
   if (structural.length) return structural;
   const problems: Problem[] = [];
+  // What a client sends reaches the backend or is refused: a request object never drops a field silently.
+  for (const spec of contract.versions) {
+    for (const [method, { request }] of Object.entries(spec.methods)) {
+      for (const path of strippingObjects(request)) {
+        problems.push({
+          version: spec.version,
+          rule: 'request-drops-fields',
+          message: `${method} request${path ? ` at ${path}` : ''} drops unknown fields: declare it loose (keep them) or strict (refuse them)`,
+        });
+      }
+    }
+  }
   for (let i = 1; i < contract.versions.length; i++) {
     problems.push(...checkVersion(contract.versions[i - 1] as VersionSpec, contract.versions[i] as VersionSpec));
   }

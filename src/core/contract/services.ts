@@ -13,6 +13,8 @@ export interface LegacyKeyResolver {
 
 /** Page tokens by key (caller, query and position); what a key means is the page-walk's business. */
 export interface PageTokenCache {
+  /** Backend calls one request may spend walking to a page whose token is not known (`paging.maxWalkCalls`). */
+  readonly maxWalkCalls: number;
   /** The tokens under `keys`, in order; undefined where none is known. Never rejects. */
   getMany(keys: readonly string[]): Promise<ReadonlyArray<string | undefined>>;
   /** Remembers a token; resolves once stored (shared stores included) or given up on. Never rejects. */

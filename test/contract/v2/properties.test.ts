@@ -4,7 +4,9 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shippedContract } from '../../../src/contract/index.js';
-import { MAX_PAGE_WALK } from '../../../src/contract/v2/entries-page-token.js';
+import { DEFAULT_PAGE_SIZE, LARGEST_PAGE_SIZE } from '../../../src/contract/v2/entries-page-token.js';
+import { DEFAULTS } from '../../../src/config/schema.js';
+import { omit } from '../../../src/core/contract/builders.js';
 import { loadContract, type LoadedContract } from '../../../src/core/contract/load.js';
 import type { Json, MigrationContext } from '../../../src/core/contract/types.js';
 import { BackendCallError, GatewayError } from '../../../src/core/errors.js';
@@ -143,7 +145,10 @@ async function translateV1(method: string, body: Json, principal?: string): Prom
     throw e;
   }
 }
-const v2RequestSchema = (method: string) => plan(2, plan(1, method).upstreamMethod).spec.request;
+/** The latest version's request schema, with the field only the gateway adds (a report's v1 key, kept as `legacyKey`). */
+const v2RequestSchema = (method: string) => ({
+  safeParse: (body: Json) => plan(2, plan(1, method).upstreamMethod).spec.request.safeParse(omit(body, 'legacyKey')),
+});
 
 const expectTranslationFailure = (e: GatewayError) => {
   expect(e.code).toBe('VERSION_TRANSLATION_FAILED');
@@ -200,24 +205,28 @@ describe('property 1: every v1 body translates to a valid v2 body, or fails with
     );
   });
 
-  it('getEntries: ids/createdBy become arrays, page becomes a token; only far page jumps fail', async () => {
+  it('getEntries: ids/createdBy become arrays, page becomes a token; only pages past the walk budget fail', async () => {
     const outcomes = { ok: 0, failed: 0, walked: 0 };
     await fc.assert(
       fc.asyncProperty(getEntriesV1, fc.constantFrom('p1', 'p2', 'p3'), async (body, principal) => {
         const result = await translateV1('getEntries', body, principal);
         const page = typeof body.page === 'number' ? body.page : 0;
+        const size = typeof body.pageSize === 'number' ? body.pageSize : DEFAULT_PAGE_SIZE;
         outcomes['error' in result ? 'failed' : 'ok']++;
         if (!('error' in result) && typeof result.ok.pageToken === 'string') outcomes.walked++;
         if ('error' in result) {
           expectTranslationFailure(result.error);
-          // Walking from page 0 costs at most `page` calls: only jumps beyond MAX_PAGE_WALK may be refused.
-          expect(page).toBeGreaterThan(MAX_PAGE_WALK);
-          expect(result.error.details).toMatchObject({ field: 'page', page, maxJump: MAX_PAGE_WALK });
+          // A walk from the first entry in steps of the largest page (plus the calls that fill a larger v1 page):
+          // only a page it cannot reach within paging.maxWalkCalls may be refused.
+          const calls = Math.ceil((page * size) / LARGEST_PAGE_SIZE) + Math.ceil(size / LARGEST_PAGE_SIZE) - 1;
+          expect(calls).toBeGreaterThan(DEFAULTS.pagingMaxWalkCalls);
+          expect(result.error.details).toMatchObject({ field: 'page', page, setting: 'paging.maxWalkCalls' });
           return;
         }
         const out = result.ok;
         expect(v2RequestSchema('getEntries').safeParse(out).success).toBe(true);
         expect(Object.hasOwn(out, 'page')).toBe(false);
+        expect(out.pageSize).toBe(Math.min(size, LARGEST_PAGE_SIZE));
         for (const field of ['ids', 'createdBy'] as const) {
           const sent = body[field];
           if (sent === undefined) expect(Object.hasOwn(out, field)).toBe(false);
