@@ -9,21 +9,25 @@ import { custom, request } from '../../core/contract/builders.js';
 import { GatewayError } from '../../core/errors.js';
 import type { CustomChange, Json, MethodSpec, MigrationContext } from '../../core/contract/types.js';
 import type { ContractDeps } from '../deps.js';
-import { entryObject } from '../v1/entries.js';
+import { open } from '../datalens/common.js';
+import { entriesAnswer, getEntriesArgs } from '../v1/entries.js';
 
 /** Backend calls one v1 request may spend walking to a page whose token is not cached. */
 export const MAX_PAGE_WALK = 20;
 
 export const getEntriesV2: MethodSpec = {
-  description: 'Lists entries, filtered by ids, author and scope, one page at a time (follow nextPageToken).',
-  request: z.object({
-    ids: z.array(z.string().min(1)).optional(),
-    createdBy: z.array(z.string().min(1)).optional(),
-    scope: z.string().optional(),
+  description: 'Lists entries, filtered by ids, author, scope, type or name, one page at a time (follow nextPageToken).',
+  // The real v2 arguments: v1's, with ids and createdBy as arrays, pageToken for page, and (datalens-additions.ts)
+  // ignoreSharedEntries and type.
+  request: open({
+    ...getEntriesArgs,
+    ids: z.array(z.string()).max(1000).optional(),
+    createdBy: z.array(z.string()).optional(),
     pageToken: z.string().optional(),
-    pageSize: z.number().int().min(1).max(1000).optional(),
+    ignoreSharedEntries: z.boolean().optional(),
+    type: z.string().optional(),
   }),
-  response: z.looseObject({ entries: z.array(entryObject), nextPageToken: z.string().optional() }),
+  response: entriesAnswer,
 };
 
 const asArray = (v: unknown) => (v === undefined || Array.isArray(v) ? v : [v]);
