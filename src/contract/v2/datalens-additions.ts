@@ -6,8 +6,14 @@
 
 import { custom, methodAdded, request } from '../../core/contract/builders.js';
 import type { Change, MethodSpec } from '../../core/contract/types.js';
+import { editorChartMethods } from '../datalens/editor-charts.js';
+import { entryLockMethods, folderMethods, htmlPageMethods } from '../datalens/v2-listed-methods.js';
 
 const groups: readonly (readonly [Record<string, MethodSpec>, string])[] = [
+  [editorChartMethods, 'Editor charts'],
+  [folderMethods, 'folders and permissions'],
+  [htmlPageMethods, 'HTML pages'],
+  [entryLockMethods, 'entry edit locks'],
 ];
 
 /** The methods version 2 adds to version 1's. */
