@@ -17,12 +17,12 @@ import {
 } from '../helpers/serve-process.js';
 
 // Three gateway processes behind a real nginx (round-robin, keep-alive upstream), sharing a Redis of the
-// test's own, in front of one reference backend with 5,000 entries. A v1 client pages by number, so each
+// test's own, in front of one reference backend with 4,000 entries. A v1 client pages by number, so each
 // page may reach another replica: with Redis the replicas share the page tokens they learn; without it each
 // walks for itself. Whatever happens to Redis or to a replica, no answer is ever wrong.
 
-const ENTRIES = 5_000;
-const PAGE_SIZE = 250;
+const ENTRIES = 4_000;
+const PAGE_SIZE = 200; // the largest page DataLens serves
 const PAGES = ENTRIES / PAGE_SIZE; // 20 pages: any page is within the 20-page walk of page 0
 const nginxBinary = findNginx();
 if (!nginxBinary) throw new Error('nginx not found: install the Debian package nginx-light (.ci/run does)');

@@ -22,25 +22,25 @@ const located = [{ type: 'report', path: '' }] as const;
 export const reportMethodsV1: Record<string, MethodSpec> = {
   createReport: {
     description: 'Creates a report stored under a folder key.',
-    request: z.object({ key, config, description: z.string().default('') }),
+    request: z.strictObject({ key, config, description: z.string().default('') }),
     response: reportObject,
     objects: located,
   },
   getReport: {
     description: 'Reads a report by id.',
-    request: z.object({ reportId }),
+    request: z.strictObject({ reportId }),
     response: reportObject,
     objects: located,
   },
   updateReport: {
     description: 'Changes a report: its key, config or description.',
-    request: z.object({ reportId, key: key.optional(), config: config.optional(), description: z.string().optional() }),
+    request: z.strictObject({ reportId, key: key.optional(), config: config.optional(), description: z.string().optional() }),
     response: reportObject,
     objects: located,
   },
   deleteReport: {
     description: 'Deletes a report.',
-    request: z.object({ reportId }),
+    request: z.strictObject({ reportId }),
     response: z.looseObject({ reportId: z.string(), deleted: z.boolean() }),
   },
 };

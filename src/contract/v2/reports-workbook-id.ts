@@ -27,14 +27,14 @@ export const reportMethodsV2: Record<string, MethodSpec> = {
   ...reportMethodsV1,
   createReport: {
     description: 'Creates a report in a workbook.',
-    request: z.object({ workbookId, config, description: z.string().default('') }),
+    request: z.strictObject({ workbookId, config, description: z.string().default('') }),
     response: reportObject,
     objects: located,
   },
   getReport: { ...(reportMethodsV1.getReport as MethodSpec), response: reportObject },
   updateReport: {
     description: 'Changes a report: its workbook, config or description.',
-    request: z.object({
+    request: z.strictObject({
       reportId: z.string().min(1),
       workbookId: workbookId.optional(),
       config: config.optional(),
