@@ -8,6 +8,7 @@ import { createPageTokenCache } from '../../src/adapters/page-token-cache.js';
 import { createShippedContract } from '../../src/contract/index.js';
 import { loadContract } from '../../src/core/contract/load.js';
 import { openApiFor } from '../../src/core/derive/openapi.js';
+import { jsonSchemaOf } from '../../src/core/derive/schema-diff.js';
 import { withStatedUnknownFields } from '../../src/core/derive/unknown-fields.js';
 
 const deps = {
@@ -58,6 +59,23 @@ describe('the unknown-field rule in the OpenAPI documents', () => {
       expect(strictRoots).toEqual(STRICT);
     });
   }
+});
+
+describe('the shipped request schemas', () => {
+  it('declare every object open (z.looseObject) or strict (z.strictObject), never z.object, which would drop fields', () => {
+    const plain: string[] = [];
+    const walk = (node: unknown, where: string) => {
+      if (Array.isArray(node)) return node.forEach((n, i) => walk(n, `${where}[${i}]`));
+      if (!node || typeof node !== 'object') return;
+      const n = node as Node;
+      if (n.properties && typeof n.properties === 'object' && n.additionalProperties === undefined) plain.push(where);
+      for (const [k, v] of Object.entries(n)) walk(v, `${where}.${k}`);
+    };
+    for (const version of loaded.contract.versions) {
+      for (const [name, spec] of Object.entries(version.methods)) walk(jsonSchemaOf(spec.request, 'request'), `v${version.version} ${name}`);
+    }
+    expect(plain).toEqual([]);
+  });
 });
 
 describe('withStatedUnknownFields', () => {

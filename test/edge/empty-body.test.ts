@@ -13,11 +13,11 @@ beforeAll(async () => {
 afterAll(() => stack.close());
 
 /** POST /rpc/<method> with exactly these headers and body (fetch would add a content type to a string body). */
-function post(method: string, headers: Record<string, string>, body = '') {
+function post(method: string, headers: Record<string, string>, body = '', version = '2') {
   const base = new URL(stack.url);
   return new Promise<{ status: number; body: any }>((resolve, reject) => {
     const req = request(
-      { host: base.hostname, port: base.port, method: 'POST', path: `/rpc/${method}`, agent: false, headers: { 'x-dl-api-version': '2', 'content-length': Buffer.byteLength(body), ...headers } },
+      { host: base.hostname, port: base.port, method: 'POST', path: `/rpc/${method}`, agent: false, headers: { 'x-dl-api-version': version, 'content-length': Buffer.byteLength(body), ...headers } },
       (res) => {
         const parts: Buffer[] = [];
         res.on('data', (c: Buffer) => parts.push(c));
@@ -35,13 +35,15 @@ const bodiesSeen = (method: string, from: number) =>
 
 describe('a method that takes no arguments', () => {
   for (const method of ['getRootCollectionPermissions', 'getWorkbooksList']) {
-    it(`${method}: no body and no content type reaches the backend as {}`, async () => {
-      const from = stack.backend!.requests.length;
-      const res = await post(method, {});
-      expect(res.body?.code).not.toBe('UNSUPPORTED_MEDIA_TYPE');
-      expect(res.body?.code).not.toBe('INVALID_JSON');
-      expect(bodiesSeen(method, from)).toEqual(['{}']);
-    });
+    for (const version of ['1', '2']) {
+      it(`${method} at v${version}: no body and no content type reaches the backend as {}`, async () => {
+        const from = stack.backend!.requests.length;
+        const res = await post(method, {}, '', version);
+        expect(res.body?.code).not.toBe('UNSUPPORTED_MEDIA_TYPE');
+        expect(res.body?.code).not.toBe('INVALID_JSON');
+        expect(bodiesSeen(method, from)).toEqual(['{}']);
+      });
+    }
 
     it(`${method}: an empty body with a JSON content type reaches the backend as {}`, async () => {
       const from = stack.backend!.requests.length;
