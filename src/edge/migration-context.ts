@@ -1,10 +1,6 @@
 // What a migration may know and do on behalf of one request: the client's version, who is calling, and
 // backend calls that carry the client's credentials and end when the client leaves.
-//
-// A class, not an object literal with a getter: V8 builds such a literal in dictionary mode with its
-// accessor pair in old space, and that dead pair keeps the getter's closure, and through it the whole
-// request, alive across scavenges until a full GC. Measured under load: about 3 MB promoted per scavenge,
-// 5 ms scavenges instead of 1 ms, a full GC every half second (BENCHMARKS.md).
+// A class, not an object literal with a getter: such a literal kept whole requests alive until a full GC (BENCHMARKS.md).
 
 import type { IncomingMessage } from 'node:http';
 import type { Json, MigrationContext } from '../core/contract/types.js';

@@ -2,6 +2,7 @@
 // (unless readiness.checkVersion is off) the contract's latest version announced in the body or a header.
 
 import type { Dispatcher } from 'undici';
+import { versionNumberIn } from '../core/version/number.js';
 
 export interface ReadinessOptions {
   /** The runtime's connection pool to the backend. */
@@ -31,7 +32,7 @@ function announcedVersion(body: string, header: string | string[] | undefined): 
     /* not JSON: the header may still say it */
   }
   const value = Array.isArray(header) ? header[0] : header;
-  return value !== undefined && /^[1-9][0-9]{0,8}$/.test(value) ? Number(value) : undefined;
+  return value === undefined ? undefined : versionNumberIn(value);
 }
 
 export async function checkReadiness(options: ReadinessOptions): Promise<Readiness> {

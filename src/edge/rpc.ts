@@ -11,12 +11,14 @@ import { translateRequest, translateResponse, validateRequest } from '../core/tr
 import { type MethodPlan, requirePlan } from '../core/translate/plan.js';
 import { resolveVersion } from '../core/version/resolve.js';
 import { isJsonMediaType } from '../core/media-type.js';
+import { upstreamUnavailable } from '../core/upstream-errors.js';
 import { backendRefusal, type Refusal } from './backend-refusal.js';
 import { parseJson, readBody, withoutBom } from './body.js';
 import { guardJson } from './json-guard.js';
 import { Caller } from './client-id.js';
 import { forwardableHeaders, ownAnswerHeaders, requestIdOf } from './headers.js';
 import { Departure } from './departure.js';
+import { endpointNotFound } from './not-found.js';
 import { forwardedHeaders } from './forwarded.js';
 import { onExchangeEnd } from './exchange-end.js';
 import { RequestMigrationContext } from './migration-context.js';
@@ -27,11 +29,6 @@ import type { Runtime } from './runtime.js';
 // Method names route the request and build the upstream path: a strict allow-list shape.
 const RPC_PATH = /^\/rpc\/([A-Za-z][A-Za-z0-9_]{0,63})$/;
 
-const notFound = (path: string) =>
-  new GatewayError('ENDPOINT_NOT_FOUND', 'no such endpoint; methods are called as POST /rpc/<method>', {
-    path: path.slice(0, 200),
-    availableIn: [],
-  });
 
 // The headers of a deprecated version do not change while it stays deprecated: compute them once per entry.
 const lifecycleCache = new WeakMap<CalendarEntry, LifecycleHeaders>();
@@ -93,7 +90,7 @@ class RpcCall {
     const { rt, req, res, log } = this;
     try {
       const match = RPC_PATH.exec(req.url ?? '');
-      if (!match) throw notFound(req.url ?? '');
+      if (!match) throw endpointNotFound(req.url ?? '');
       const method = match[1] as string;
       log.method = method;
       log.known = rt.contract.availableIn.has(method);
@@ -274,14 +271,14 @@ class RpcCall {
   private head(plan: MethodPlan, status: number, headers: IncomingHttpHeaders): ServerResponse | number {
     if (status < 200 || status >= 300) return this.rt.config.limits.responseBytes;
     if (!isJsonMediaType(headers['content-type'])) {
-      throw broken(`content-type ${String(headers['content-type'] ?? 'none').slice(0, 80)}`);
+      throw upstreamUnavailable(`content-type ${String(headers['content-type'] ?? 'none').slice(0, 80)}`);
     }
     if (!plan.checksResponse) {
       this.res.writeHead(status, headers);
       return this.res;
     }
     const encoding = headers['content-encoding'];
-    if (encoding && encoding !== 'identity') throw broken(`unexpected content-encoding ${encoding}`);
+    if (encoding && encoding !== 'identity') throw upstreamUnavailable(`unexpected content-encoding ${encoding}`);
     return this.rt.config.limits.responseBytes;
   }
 
@@ -291,7 +288,7 @@ class RpcCall {
     try {
       parsed = JSON.parse(raw.toString('utf8'));
     } catch {
-      throw broken('the body is not valid JSON');
+      throw upstreamUnavailable('the body is not valid JSON');
     }
     const migrated = await translateResponse(plan, parsed, ctx);
     if (this.departure.gone || this.res.destroyed) return;
@@ -316,5 +313,3 @@ function upstreamHeaders(req: IncomingMessage, head: number, plan: MethodPlan, r
   return out;
 }
 
-const broken = (reason: string) =>
-  new GatewayError('UPSTREAM_UNAVAILABLE', 'the backend answered with a broken response', { reason });

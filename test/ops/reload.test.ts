@@ -22,6 +22,7 @@ import {
   waitFor,
   yamlOf,
 } from '../helpers/serve-process.js';
+import { until } from '../helpers/until.js';
 
 const cal = liveCalendar();
 
@@ -350,7 +351,7 @@ describe('a reload while /readyz is checking the backend', () => {
       // serve's own check at start has pinged already: wait for /readyz's ping, the next one.
       const pingsBefore = upstream.requests.filter((r) => r.path === '/ping').length;
       const ready = fetch(`${serving.url}/readyz`);
-      await waitFor(() => upstream.requests.filter((r) => r.path === '/ping').length > pingsBefore, 'the ping to reach the backend', { intervalMs: 10 });
+      await until(upstream.events, 'request', () => upstream.requests.filter((r) => r.path === '/ping').length > pingsBefore, 'the ping to reach the backend');
       expect(serving.reload()).toEqual({ ok: true });
       const res = await ready;
       expect(await res.json()).toEqual({ status: 'ready', backendVersion: 2 });
