@@ -6,7 +6,7 @@ import type { Socket } from 'node:net';
 import { createDiscoveryApp } from './discovery.js';
 import { onExchangeEnd } from './exchange-end.js';
 import { requestIdOf } from './headers.js';
-import { listen } from './listen.js';
+import { listen } from '../net/listen.js';
 import { endpointNotFound } from './not-found.js';
 import { answerNodeRefusals } from './node-answers.js';
 import { sendProblem } from './problem.js';
