@@ -10,7 +10,6 @@ export interface BackendClientOptions {
   /** The runtime's connection pool to the backend (shared with the forwarder). */
   readonly dispatcher: Dispatcher;
   readonly timeoutMs: number;
-  readonly headVersion: number;
 }
 
 export interface BackendAnswer {
@@ -58,11 +57,8 @@ export function createBackendClient(options: BackendClientOptions) {
         origin: base.origin,
         method,
         path: basePath + path,
-        headers: {
-          ...headers,
-          'x-dl-api-version': String(options.headVersion),
-          ...(payload !== undefined && { 'content-type': 'application/json' }),
-        },
+        // The caller's headers carry the version headers (src/edge/version-headers.ts).
+        headers: payload === undefined ? headers : { ...headers, 'content-type': 'application/json' },
         body: payload,
         signal: stop.signal,
         idempotent: method === 'GET',

@@ -7,6 +7,7 @@ import type { Json, MigrationContext } from '../core/contract/types.js';
 import type { Caller } from './client-id.js';
 import type { Departure } from './departure.js';
 import type { Runtime } from './runtime.js';
+import { setBackendVersion } from './version-headers.js';
 
 /** Headers of the client's request that migrations' own backend calls carry too. */
 const PASSED_THROUGH = ['authorization', 'x-dl-org-id', 'x-dl-folderid', 'x-dl-tenantid'] as const;
@@ -39,7 +40,8 @@ export class RequestMigrationContext implements MigrationContext {
   }
 
   private passThroughHeaders(): Record<string, string> {
-    const out: Record<string, string> = { 'x-request-id': this.requestId, 'x-dl-client-api-version': String(this.clientVersion) };
+    const out: Record<string, string> = { 'x-request-id': this.requestId };
+    setBackendVersion(out, this.rt.contract.head, this.clientVersion);
     for (const name of PASSED_THROUGH) {
       const v = this.req.headers[name];
       if (typeof v === 'string') out[name] = v;

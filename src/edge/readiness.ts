@@ -3,6 +3,7 @@
 
 import type { Dispatcher } from 'undici';
 import { versionNumberIn } from '../core/version/number.js';
+import { setBackendVersion } from './version-headers.js';
 
 export interface ReadinessOptions {
   /** The runtime's connection pool to the backend. */
@@ -35,6 +36,12 @@ function announcedVersion(body: string, header: string | string[] | undefined): 
   return value === undefined ? undefined : versionNumberIn(value);
 }
 
+function readinessHeaders(head: number): Record<string, string> {
+  const headers: Record<string, string> = { accept: 'application/json' };
+  setBackendVersion(headers, head);
+  return headers;
+}
+
 export async function checkReadiness(options: ReadinessOptions): Promise<Readiness> {
   const base = new URL(options.upstreamUrl);
   const path = base.pathname.replace(/\/+$/, '') + options.path;
@@ -46,7 +53,7 @@ export async function checkReadiness(options: ReadinessOptions): Promise<Readine
       origin: base.origin,
       method: 'GET',
       path,
-      headers: { 'x-dl-api-version': String(options.headVersion), accept: 'application/json' },
+      headers: readinessHeaders(options.headVersion),
       signal: stop.signal,
     });
     const chunks: Buffer[] = [];

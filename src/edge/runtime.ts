@@ -83,7 +83,6 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       baseUrl: options.upstreamUrl,
       dispatcher: forwarder.pool,
       timeoutMs: config.upstream.timeoutMs,
-      headVersion: contract.head,
     });
     let active = 0;
     let drained: (() => void) | undefined;
