@@ -12,7 +12,7 @@ import { answerNodeRefusals } from './node-answers.js';
 import { sendProblem } from './problem.js';
 import { routeOf } from './routes.js';
 import { handleRpc } from './rpc.js';
-import type { Runtime } from './runtime.js';
+import type { Runtime } from './generation.js';
 import { Unanswered } from './unanswered.js';
 import { withoutUpgrade } from './upgrade.js';
 
@@ -40,7 +40,8 @@ export interface ServerLimits {
 
 const isRpc = (req: IncomingMessage) => req.url?.startsWith('/rpc/') === true || req.url === '/rpc';
 
-export function createGateway(
+/** The public listener over a first generation; src/gateway/index.ts assembles both. */
+export function createPublicServer(
   initial: Runtime,
   limits: ServerLimits = {
     headersTimeoutMs: initial.config.limits.headersTimeoutMs,

@@ -13,7 +13,7 @@ import { endpointNotFound } from './not-found.js';
 import { sendProblem } from './problem.js';
 import { referenceAsset } from './reference/assets.js';
 import { PAGE_CSP, renderReferencePage } from './reference/page.js';
-import type { Runtime } from './runtime.js';
+import type { Runtime } from './generation.js';
 
 /** The readiness check's settings for a runtime generation. */
 export const readinessOptions = (rt: Runtime): ReadinessOptions => ({

@@ -6,7 +6,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Json, MigrationContext } from '../core/contract/types.js';
 import type { Caller } from './client-id.js';
 import type { Departure } from './departure.js';
-import type { Runtime } from './runtime.js';
+import type { Runtime } from './generation.js';
 import { setBackendVersion } from './version-headers.js';
 
 /** Headers of the client's request that migrations' own backend calls carry too. */

@@ -1,10 +1,12 @@
 // Which listener route a request URL (outside /rpc/) belongs to: a probe, one of the gateway's own routes
 // under the configured prefix, or the upstream (pass-through).
 
-import { versionNumberIn } from '../core/version/number.js';
+import { MAX_VERSION_DIGITS, VERSION_PATTERN } from '../core/version/number.js';
 
 /** The gateway's own routes, relative to the prefix: discovery documents, the changelog, the reference pages. */
-const OWN = /^\/(?:versions|changelog|json\/?|latest\/?|([^/?]+)\/?(?:json\/?)?|_reference\/[A-Za-z0-9._-]+)(?:\?.*)?$/;
+const OWN = new RegExp(
+  `^/(?:versions|changelog|json/?|latest/?|(?=[0-9]{1,${MAX_VERSION_DIGITS}}\\b)${VERSION_PATTERN}/?(?:json/?)?|_reference/[A-Za-z0-9._-]+)(?:\\?.*)?$`,
+);
 /** Probes stay where orchestrators look for them, whatever the prefix. */
 const PROBE = /^\/(?:healthz|readyz)(?:\?.*)?$/;
 
@@ -22,8 +24,5 @@ export function routeOf(url: string, prefix: string): Route {
     if (!url.startsWith(prefix) || url.charCodeAt(prefix.length) !== 47 /* / */) return OTHER;
     url = url.slice(prefix.length);
   }
-  const own = OWN.exec(url);
-  // A version's pages (/<v>/, /<v>/json): only a version number is one.
-  if (!own || (own[1] !== undefined && versionNumberIn(own[1]) === undefined)) return OTHER;
-  return { kind: 'own', path: url };
+  return OWN.test(url) ? { kind: 'own', path: url } : OTHER;
 }

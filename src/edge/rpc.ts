@@ -26,7 +26,7 @@ import { socketAnswer } from './node-answers.js';
 import { endpointNotFound } from './not-found.js';
 import { sendProblem } from './problem.js';
 import type { Exchange } from './proxy.js';
-import type { Runtime } from './runtime.js';
+import type { Runtime } from './generation.js';
 import { setBackendVersion, setClientVersion } from './version-headers.js';
 
 // Method names route the request and build the upstream path: a strict allow-list shape.
