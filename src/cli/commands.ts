@@ -97,8 +97,11 @@ ${ENVIRONMENT}`,
         });
         const stop = (signal: string) => {
           const drainMs = serving.gateway.runtime().config.shutdown.drainMs;
-          logger.info({ signal, drainMs, inFlight: serving.gateway.runtime().inFlight() }, 'draining, then stopping');
-          serving.stop().then(
+          const inFlight = serving.gateway.runtime().inFlight();
+          // The drain starts (the listener closes) before the line says so: a reader of the line finds it true.
+          const stopped = serving.stop();
+          logger.info({ signal, drainMs, inFlight }, 'draining, then stopping');
+          stopped.then(
             () => {
               logger.info('stopped');
               process.exit(0);
