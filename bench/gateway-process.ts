@@ -1,4 +1,4 @@
-// Child process: the gateway, built the way test/helpers/stack.ts builds it (parseConfig → createRuntime →
+// Child process: the gateway, built the way test/helpers/stack.ts builds it (parseConfig →
 // createGateway), in front of the upstream URL given on the command line, with a fixed clock inside v1's
 // deprecation window. It samples its RSS every 100 ms; the runner reads it over the control channel
 // (stdin/stdout, see control.ts), so the gateway itself serves no extra route.
@@ -9,8 +9,7 @@ import { pino } from 'pino';
 import { createMetrics } from '../src/admin/metrics.js';
 import { parseConfig } from '../src/config/load.js';
 import { shippedContract } from '../src/contract/index.js';
-import { createGateway } from '../src/edge/app.js';
-import { createRuntime } from '../src/edge/runtime.js';
+import { createGateway } from '../src/gateway/index.js';
 import { tuneHeap } from '../src/cli/heap.js';
 import { createLogger, redactingLogger, requestLineLogger } from '../src/cli/logger.js';
 import { contractCalendar } from '../test/helpers/calendar.js';
@@ -52,7 +51,7 @@ const logger = redactingLogger(base, []);
 const requestLog = requestLineLogger(base, []);
 // As in `serve` (production): default process metrics on.
 const metrics = createMetrics({ maxClients: loaded.config.metrics.maxClients });
-const runtime = createRuntime({
+const gateway = createGateway({
   loaded,
   contract: shippedContract,
   upstreamUrl: options.upstream,
@@ -61,7 +60,6 @@ const runtime = createRuntime({
   requestLog,
   metrics,
 });
-const gateway = createGateway(runtime);
 const url = await gateway.listen(0, '127.0.0.1');
 let clientConnections = 0;
 gateway.server.on('connection', () => clientConnections++);
@@ -101,8 +99,8 @@ const stats = () => {
     /** Client connections the gateway accepted since it started. */
     clientConnections,
     // The upstream pool: open connections, and requests running on them.
-    upstreamConnected: runtime.forwarder.pool.stats.connected,
-    upstreamRunning: runtime.forwarder.pool.stats.running,
+    upstreamConnected: gateway.runtime().forwarder.pool.stats.connected,
+    upstreamRunning: gateway.runtime().forwarder.pool.stats.running,
   };
 };
 

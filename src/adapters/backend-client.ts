@@ -2,6 +2,7 @@
 
 import type { Dispatcher } from 'undici';
 import { BackendCallError, GatewayError } from '../core/errors.js';
+import { upstreamFailed, upstreamTimeout, upstreamUnavailable } from '../core/upstream-errors.js';
 import { isJsonMediaType } from '../core/media-type.js';
 
 export interface BackendClientOptions {
@@ -9,7 +10,6 @@ export interface BackendClientOptions {
   /** The runtime's connection pool to the backend (shared with the forwarder). */
   readonly dispatcher: Dispatcher;
   readonly timeoutMs: number;
-  readonly headVersion: number;
 }
 
 export interface BackendAnswer {
@@ -34,10 +34,6 @@ const MAX_ANSWER_BYTES = 10 * 1024 * 1024;
 export function createBackendClient(options: BackendClientOptions) {
   const base = new URL(options.baseUrl);
   const basePath = base.pathname.replace(/\/+$/, '');
-  const timeout = () =>
-    new GatewayError('UPSTREAM_TIMEOUT', `the backend did not answer within ${options.timeoutMs} ms`, {
-      timeoutMs: options.timeoutMs,
-    });
 
   async function exchange(
     method: 'GET' | 'POST',
@@ -46,7 +42,7 @@ export function createBackendClient(options: BackendClientOptions) {
     payload?: string,
     signal?: AbortSignal,
   ): Promise<BackendAnswer> {
-    if (signal?.aborted) throw upstreamBroken('the client went away');
+    if (signal?.aborted) throw upstreamUnavailable('the client went away');
     // One deadline for the whole call, body included; a client that goes away cancels the calls made on its behalf.
     const stop = new AbortController();
     let timedOut = false;
@@ -61,11 +57,8 @@ export function createBackendClient(options: BackendClientOptions) {
         origin: base.origin,
         method,
         path: basePath + path,
-        headers: {
-          ...headers,
-          'x-dl-api-version': String(options.headVersion),
-          ...(payload !== undefined && { 'content-type': 'application/json' }),
-        },
+        // The caller's headers carry the version headers (src/edge/version-headers.ts).
+        headers: payload === undefined ? headers : { ...headers, 'content-type': 'application/json' },
         body: payload,
         signal: stop.signal,
         idempotent: method === 'GET',
@@ -76,7 +69,7 @@ export function createBackendClient(options: BackendClientOptions) {
         size += chunk.length;
         if (size > MAX_ANSWER_BYTES) {
           answer.body.destroy();
-          throw upstreamBroken('backend answer too large');
+          throw upstreamUnavailable('backend answer too large');
         }
         chunks.push(chunk);
       }
@@ -84,10 +77,9 @@ export function createBackendClient(options: BackendClientOptions) {
       return { status: answer.statusCode, headers: answer.headers, raw, body: parsedOrUndefined(raw) };
     } catch (e) {
       if (e instanceof GatewayError) throw e;
-      if (timedOut) throw timeout();
-      if (signal?.aborted) throw upstreamBroken('the client went away');
-      const err = e as Error & { code?: string };
-      throw upstreamBroken(err.code === 'UND_ERR_SOCKET' ? 'ECONNRESET' : (err.code ?? err.message));
+      if (timedOut) throw upstreamTimeout(options.timeoutMs);
+      if (signal?.aborted) throw upstreamUnavailable('the client went away');
+      throw upstreamFailed(e as Error & { code?: string });
     } finally {
       clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
@@ -108,10 +100,10 @@ export function createBackendClient(options: BackendClientOptions) {
       }
       const type = answer.headers['content-type'];
       if (typeof type !== 'string' || !isJsonMediaType(type)) {
-        throw upstreamBroken(`content-type ${String(type ?? 'none').slice(0, 80)}`);
+        throw upstreamUnavailable(`content-type ${String(type ?? 'none').slice(0, 80)}`);
       }
       if (!answer.body || typeof answer.body !== 'object' || Array.isArray(answer.body)) {
-        throw upstreamBroken(answer.body === undefined ? 'the backend answered with a body that is not JSON' : 'the backend answered with a JSON value that is not an object');
+        throw upstreamUnavailable(answer.body === undefined ? 'the backend answered with a body that is not JSON' : 'the backend answered with a JSON value that is not an object');
       }
       return answer.body as Record<string, unknown>;
     },
@@ -119,6 +111,3 @@ export function createBackendClient(options: BackendClientOptions) {
 }
 
 export type BackendClient = ReturnType<typeof createBackendClient>;
-
-const upstreamBroken = (reason: string) =>
-  new GatewayError('UPSTREAM_UNAVAILABLE', 'the backend could not be reached or answered with a broken response', { reason });

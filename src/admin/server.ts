@@ -3,7 +3,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import express, { type Request, type Response } from 'express';
-import { listen } from '../edge/listen.js';
+import { listen } from '../net/listen.js';
 import type { Metrics } from './metrics.js';
 
 export interface ReloadResult {

@@ -11,6 +11,7 @@ import { type Output, runCheckContract, runTranslate } from './contract-commands
 import { tuneHeap } from './heap.js';
 import { createLogger, logLevelProblem } from './logger.js';
 import { DEFAULT_CONFIG, StartupError, serve } from './serve.js';
+import { versionNumberIn } from '../core/version/number.js';
 
 const NAME = 'dl-version-gateway';
 const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -96,8 +97,11 @@ ${ENVIRONMENT}`,
         });
         const stop = (signal: string) => {
           const drainMs = serving.gateway.runtime().config.shutdown.drainMs;
-          logger.info({ signal, drainMs, inFlight: serving.gateway.runtime().inFlight() }, 'draining, then stopping');
-          serving.stop().then(
+          const inFlight = serving.gateway.runtime().inFlight();
+          // The drain starts (the listener closes) before the line says so: a reader of the line finds it true.
+          const stopped = serving.stop();
+          logger.info({ signal, drainMs, inFlight }, 'draining, then stopping');
+          stopped.then(
             () => {
               logger.info('stopped');
               process.exit(0);
@@ -186,7 +190,7 @@ options:
     async run(io, values) {
       const from = String(values.from ?? '');
       if (!values.from) throw new UsageError('--from N is required (the API version of the body)');
-      if (!/^[1-9][0-9]{0,8}$/.test(from)) throw new UsageError(`--from: ${JSON.stringify(from)} is not an API version (a positive integer)`);
+      if (versionNumberIn(from) === undefined) throw new UsageError(`--from: ${JSON.stringify(from)} is not an API version (a positive integer)`);
       if (!values.method) throw new UsageError('--method M is required (the RPC method)');
       const upstream = values.upstream as string | undefined;
       if (upstream !== undefined && !URL.canParse(upstream)) throw new UsageError(`--upstream: ${JSON.stringify(upstream)} is not a URL`);

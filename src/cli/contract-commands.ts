@@ -14,6 +14,7 @@ import { BackendCallError, GatewayError, isGatewayError } from '../core/errors.j
 import { translateRequest, validateRequest } from '../core/translate/engine.js';
 import { buildPlans, requirePlan } from '../core/translate/plan.js';
 import { problemBody } from '../edge/problem.js';
+import { setBackendVersion } from '../edge/version-headers.js';
 
 /** Services for migrations run outside a running gateway (small, short-lived caches). */
 const offlineServices = (prefixes: Record<string, string> = {}): ContractServices => ({
@@ -59,7 +60,7 @@ export async function runTranslate(io: Output, args: TranslateArgs): Promise<num
   const pool = args.upstream ? new Pool(new URL(args.upstream).origin) : undefined;
   const backend =
     args.upstream && pool
-      ? createBackendClient({ baseUrl: args.upstream, dispatcher: pool, timeoutMs: 10_000, headVersion: contract.head })
+      ? createBackendClient({ baseUrl: args.upstream, dispatcher: pool, timeoutMs: 10_000 })
       : undefined;
   const ctx: MigrationContext = {
     clientVersion: args.from,
@@ -73,7 +74,9 @@ export async function runTranslate(io: Output, args: TranslateArgs): Promise<num
           body,
         });
       }
-      return backend.call(method, body, { 'x-dl-client-api-version': String(args.from) });
+      const headers: Record<string, string> = {};
+      setBackendVersion(headers, contract.head, args.from);
+      return backend.call(method, body, headers);
     },
   };
   try {

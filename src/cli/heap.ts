@@ -1,10 +1,5 @@
-// How far V8 lets the heap grow before a full collection.
-//
-// By default V8 grows the old generation up to about 4× the live heap when collections are cheap, as
-// they are here (the gateway's live heap is about 20 MB): under load that alone took the process past
-// 180 MB of RSS. Growing by 2× keeps it near 140 MB at about the same CPU per request (BENCHMARKS.md).
-// The flag is read each time V8 sizes the heap, so setting it at start-up takes effect; a value given on
-// the command line (node --heap-growing-percent=N) wins. It cannot be set through NODE_OPTIONS.
+// How far V8 lets the heap grow before a full collection: 2× the live heap, not V8's 4×, for a smaller RSS (BENCHMARKS.md).
+// Set at start-up (V8 reads it whenever it sizes the heap); a --heap-growing-percent on the command line wins.
 
 import { setFlagsFromString } from 'node:v8';
 

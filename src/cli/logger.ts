@@ -36,8 +36,7 @@ export function redactingLogger(logger: Logger, operatorPaths: readonly string[]
 /**
  * The logger for the one line per request. That line is built by the gateway from known fields (ids,
  * versions, method, status, timings, error code, the caller's org id or credential hash), never from
- * headers or bodies, so it needs only the operator's paths. The wildcard paths above cost about 9 µs
- * per line, a few per cent of a request's CPU.
+ * headers or bodies, so it needs only the operator's paths (the wildcards cost a few per cent of a request's CPU: BENCHMARKS.md).
  */
 export function requestLineLogger(logger: Logger, operatorPaths: readonly string[]): Logger {
   return logger.child({}, { redact: { paths: [...operatorPaths], censor: CENSOR } });

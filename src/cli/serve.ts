@@ -9,10 +9,9 @@ import { ConfigError, type LoadedConfig } from '../config/load.js';
 import { digestOf, watchConfig, type ConfigWatcher } from '../config/watch.js';
 import { shippedContract } from '../contract/index.js';
 import { ContractError } from '../core/contract/load.js';
-import { createGateway, type Gateway } from '../edge/app.js';
 import { readinessOptions } from '../edge/discovery.js';
 import { checkReadiness } from '../edge/readiness.js';
-import { createRuntime, type Runtime } from '../edge/runtime.js';
+import { createGateway, createRuntime, type Gateway, type RuntimeOptions } from '../gateway/index.js';
 import { DEMO_ENTRIES, DEMO_WORKBOOKS, createReferenceBackend } from '../reference-backend/index.js';
 import { calendarLines } from './calendar-table.js';
 import { redactingLogger, requestLineLogger } from './logger.js';
@@ -88,11 +87,17 @@ export async function serve(options: ServeOptions): Promise<Serving> {
     }
     return embeddedUrl;
   };
-  const build = (l: LoadedConfig, upstreamUrl: string): Runtime =>
-    createRuntime({ loaded: l, contract: shippedContract, upstreamUrl, clock: () => new Date(), ...loggersOf(l), metrics });
+  const generation = (l: LoadedConfig, upstreamUrl: string): RuntimeOptions => ({
+    loaded: l,
+    contract: shippedContract,
+    upstreamUrl,
+    clock: () => new Date(),
+    ...loggersOf(l),
+    metrics,
+  });
 
   const initialUpstream = await upstreamOf(initial);
-  const gateway = createGateway(build(initial, initialUpstream));
+  const gateway = createGateway(generation(initial, initialUpstream));
   const { listen: pub, admin: adminConfig } = initial.config;
   let admin: AdminServer | undefined;
   let url: string;
@@ -137,7 +142,7 @@ export async function serve(options: ServeOptions): Promise<Serving> {
         throw new ConfigError(configPath, ['upstream.url: switching to the embedded backend needs a restart']);
       }
       const upstreamUrl = next.config.upstream.url === 'embedded' ? (embeddedUrl as string) : next.config.upstream.url;
-      const runtime = build(next, upstreamUrl);
+      const runtime = createRuntime(generation(next, upstreamUrl));
       // In-flight requests finish on the generation they started with; it closes once they are done.
       void gateway.swap(runtime).retire();
       loaded = next;

@@ -22,7 +22,10 @@ export const digestOf = (path: string): string | undefined => {
   }
 };
 
-export function watchConfig(path: string, onChange: () => void, debounceMs = 250): ConfigWatcher {
+/** Editors write a file in several steps: wait this long after the last event before reading it. */
+const DEBOUNCE_MS = 250;
+
+export function watchConfig(path: string, onChange: () => void): ConfigWatcher {
   let known = digestOf(path);
   let timer: NodeJS.Timeout | undefined;
   const name = basename(path);
@@ -37,7 +40,7 @@ export function watchConfig(path: string, onChange: () => void, debounceMs = 250
   const watcher: FSWatcher = watch(dirname(path), { persistent: false }, (_event, file) => {
     if (file && file !== name && !String(file).startsWith('..')) return;
     clearTimeout(timer);
-    timer = setTimeout(fire, debounceMs);
+    timer = setTimeout(fire, DEBOUNCE_MS);
   });
   watcher.on('error', () => {
     /* the folder vanished: nothing to watch until restart; SIGHUP still works */

@@ -27,8 +27,6 @@ export const ERROR_CATALOGUE = {
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;
 
-export const ERROR_CODES = Object.keys(ERROR_CATALOGUE) as ErrorCode[];
-
 export type ErrorDetails = Readonly<Record<string, unknown>>;
 
 /** A refusal the gateway means to give: a catalogue code, a human sentence, typed details. */

@@ -3,16 +3,16 @@
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { GatewayError } from '../core/errors.js';
 import { createDiscoveryApp } from './discovery.js';
 import { onExchangeEnd } from './exchange-end.js';
 import { requestIdOf } from './headers.js';
-import { listen } from './listen.js';
+import { listen } from '../net/listen.js';
+import { endpointNotFound } from './not-found.js';
 import { answerNodeRefusals } from './node-answers.js';
 import { sendProblem } from './problem.js';
 import { routeOf } from './routes.js';
 import { handleRpc } from './rpc.js';
-import type { Runtime } from './runtime.js';
+import type { Runtime } from './generation.js';
 import { Unanswered } from './unanswered.js';
 import { withoutUpgrade } from './upgrade.js';
 
@@ -40,7 +40,8 @@ export interface ServerLimits {
 
 const isRpc = (req: IncomingMessage) => req.url?.startsWith('/rpc/') === true || req.url === '/rpc';
 
-export function createGateway(
+/** The public listener over a first generation; src/gateway/index.ts assembles both. */
+export function createPublicServer(
   initial: Runtime,
   limits: ServerLimits = {
     headersTimeoutMs: initial.config.limits.headersTimeoutMs,
@@ -149,9 +150,5 @@ export function createGateway(
 function notFound(req: IncomingMessage, res: ServerResponse): void {
   const requestId = requestIdOf(req.headers);
   res.setHeader('x-request-id', requestId);
-  const error = new GatewayError('ENDPOINT_NOT_FOUND', 'no such endpoint; methods are called as POST /rpc/<method>', {
-    path: (req.url ?? '').split('?', 1)[0]!.slice(0, 200),
-    availableIn: [],
-  });
-  sendProblem(res, error, requestId);
+  sendProblem(res, endpointNotFound((req.url ?? '').split('?', 1)[0]!), requestId);
 }

@@ -1,7 +1,5 @@
 // "The client went away before its answer was complete", told to whoever is working on its behalf.
-//
-// An AbortController per request costs measurable time on the hot path (EventTarget): this object is
-// plain, and makes an AbortSignal only for the migrations' backend calls that need one.
+// Plain, not an AbortController per request (which costs on the hot path, BENCHMARKS.md): a signal only when asked.
 
 export class Departure {
   private left = false;

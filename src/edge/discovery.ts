@@ -6,12 +6,14 @@ import { GatewayError, isGatewayError } from '../core/errors.js';
 import { renderChangelog } from '../core/derive/changelog.js';
 import { type OpenApiDocument, openApiFor } from '../core/derive/openapi.js';
 import { findEntry, latestAt, statusAt } from '../core/lifecycle/calendar.js';
+import { versionNumberIn } from '../core/version/number.js';
 import { requestIdOf } from './headers.js';
 import { checkReadiness, type ReadinessOptions } from './readiness.js';
+import { endpointNotFound } from './not-found.js';
 import { sendProblem } from './problem.js';
 import { referenceAsset } from './reference/assets.js';
 import { PAGE_CSP, renderReferencePage } from './reference/page.js';
-import type { Runtime } from './runtime.js';
+import type { Runtime } from './generation.js';
 
 /** The readiness check's settings for a runtime generation. */
 export const readinessOptions = (rt: Runtime): ReadinessOptions => ({
@@ -84,8 +86,8 @@ export function createDiscoveryApp(current: () => Runtime): Express {
   app.get(['/:version/json', '/:version/json/'], (req, res, next) => {
     const rt = current();
     const raw = String(req.params.version);
-    const version = /^[1-9][0-9]{0,8}$/.test(raw) ? Number(raw) : NaN;
-    if (!rt.contract.byVersion.has(version)) {
+    const version = versionNumberIn(raw);
+    if (version === undefined || !rt.contract.byVersion.has(version)) {
       next(
         new GatewayError('ENDPOINT_NOT_FOUND', `no OpenAPI document for API version ${raw.slice(0, 20)}`, {
           availableIn: rt.contract.versions,
@@ -124,7 +126,7 @@ export function createDiscoveryApp(current: () => Runtime): Express {
     const raw = String(req.params.version);
     const latest = raw === 'latest';
     const now = rt.clock();
-    const version = latest ? latestAt(rt.calendar, now)?.version : /^[1-9][0-9]{0,8}$/.test(raw) ? Number(raw) : NaN;
+    const version = latest ? latestAt(rt.calendar, now)?.version : versionNumberIn(raw);
     const entry = version === undefined ? undefined : findEntry(rt.calendar, version);
     if (!entry || !rt.contract.byVersion.has(entry.version)) {
       next();
@@ -153,11 +155,7 @@ export function createDiscoveryApp(current: () => Runtime): Express {
   });
 
   app.use((req: Request, res: Response) => {
-    const error = new GatewayError('ENDPOINT_NOT_FOUND', 'no such endpoint; methods are called as POST /rpc/<method>', {
-      path: req.path.slice(0, 200),
-      availableIn: [],
-    });
-    sendProblem(res, error, String(res.getHeader('x-request-id')));
+    sendProblem(res, endpointNotFound(req.path), String(res.getHeader('x-request-id')));
   });
 
   app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
@@ -167,10 +165,7 @@ export function createDiscoveryApp(current: () => Runtime): Express {
     const error = isGatewayError(err)
       ? err
       : clientError
-        ? new GatewayError('ENDPOINT_NOT_FOUND', 'no such endpoint; methods are called as POST /rpc/<method>', {
-            path: req.originalUrl.slice(0, 200),
-            availableIn: [],
-          })
+        ? endpointNotFound(req.originalUrl)
         : new GatewayError('INTERNAL_ERROR', 'the gateway failed to handle this request');
     sendProblem(res, error, String(res.getHeader('x-request-id')));
   });

@@ -1,17 +1,14 @@
 // What a migration may know and do on behalf of one request: the client's version, who is calling, backend
 // calls that carry the client's credentials and end when the client leaves, and the runtime's services.
-//
-// A class, not an object literal with a getter: V8 builds such a literal in dictionary mode with its
-// accessor pair in old space, and that dead pair keeps the getter's closure, and through it the whole
-// request, alive across scavenges until a full GC. Measured under load: about 3 MB promoted per scavenge,
-// 5 ms scavenges instead of 1 ms, a full GC every half second (BENCHMARKS.md).
+// A class, not an object literal with a getter: such a literal kept whole requests alive until a full GC (BENCHMARKS.md).
 
 import type { IncomingMessage } from 'node:http';
 import type { ContractServices } from '../core/contract/services.js';
 import type { Json, MigrationContext } from '../core/contract/types.js';
 import type { Caller } from './client-id.js';
 import type { Departure } from './departure.js';
-import type { Runtime } from './runtime.js';
+import type { Runtime } from './generation.js';
+import { setBackendVersion } from './version-headers.js';
 
 /** Headers of the client's request that migrations' own backend calls carry too. */
 const PASSED_THROUGH = ['authorization', 'x-dl-org-id', 'x-dl-folderid', 'x-dl-tenantid'] as const;
@@ -49,7 +46,8 @@ export class RequestMigrationContext implements MigrationContext {
   }
 
   private passThroughHeaders(): Record<string, string> {
-    const out: Record<string, string> = { 'x-request-id': this.requestId, 'x-dl-client-api-version': String(this.clientVersion) };
+    const out: Record<string, string> = { 'x-request-id': this.requestId };
+    setBackendVersion(out, this.rt.contract.head, this.clientVersion);
     for (const name of PASSED_THROUGH) {
       const v = this.req.headers[name];
       if (typeof v === 'string') out[name] = v;

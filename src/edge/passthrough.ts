@@ -9,9 +9,10 @@ import type { Socket } from 'node:net';
 import { createProxyMiddleware, type Plugin } from 'http-proxy-middleware';
 import type { Logger } from 'pino';
 import type { Metrics } from '../admin/metrics.js';
-import { GatewayError } from '../core/errors.js';
+import { upstreamFailed, upstreamTimeout } from '../core/upstream-errors.js';
 import { forwardedHeaders } from './forwarded.js';
 import { HOP_BY_HOP, connectionListed, forwardableHeaders, requestIdOf } from './headers.js';
+import { endpointNotFound } from './not-found.js';
 import { sendProblem } from './problem.js';
 import { isUnder, lenientPaths } from './lenient-path.js';
 import { refuseOnSocket, relayOnSocket } from './socket-answer.js';
@@ -58,18 +59,6 @@ interface Passage {
 const passage = Symbol('passage');
 type Carrying = IncomingMessage & { [passage]?: Passage };
 
-const refused = (path: string) =>
-  new GatewayError('ENDPOINT_NOT_FOUND', 'no such endpoint; methods are called as POST /rpc/<method>', {
-    path: path.slice(0, 200),
-    availableIn: [],
-  });
-
-/** Socket and parser error codes in the words /rpc uses. */
-const unavailable = (err: Error & { code?: string }) =>
-  new GatewayError('UPSTREAM_UNAVAILABLE', 'the backend could not be reached or answered with a broken response', {
-    reason: err.code ?? err.message,
-  });
-
 /**
  * The request headers the backend gets: the client's forwardable ones (the /rpc rules: no hop-by-hop, no
  * gateway-owned, no `_` names), plus the gateway's request id and X-Forwarded-*. An upgrade keeps its Upgrade
@@ -105,8 +94,6 @@ export function createPassThrough(options: PassThroughOptions): PassThrough {
     return !!paths && !paths.some((path) => kept.some((prefix) => isUnder(path, prefix)));
   };
   const agent = new Agent({ keepAlive: true, maxSockets: options.maxSockets, timeout: options.keepAliveMs });
-  const timeout = () =>
-    new GatewayError('UPSTREAM_TIMEOUT', `the backend did not answer within ${options.timeoutMs} ms`, { timeoutMs: options.timeoutMs });
 
   /** Answers the client with the problem, or cuts the answer if it has started. */
   const fail = (req: Carrying, res: ServerResponse, err: Error) => {
@@ -119,7 +106,7 @@ export function createPassThrough(options: PassThroughOptions): PassThrough {
       res.destroy();
       return;
     }
-    const error = p.timedOut ? timeout() : unavailable(err);
+    const error = p.timedOut ? upstreamTimeout(options.timeoutMs) : upstreamFailed(err);
     p.error = error.code;
     sendProblem(res, error, p.requestId);
   };
@@ -153,8 +140,8 @@ export function createPassThrough(options: PassThroughOptions): PassThrough {
       // Past the head: an upstream silent for the whole timeout is cut (the client sees a truncated answer).
       p.proxyReq?.setTimeout(options.timeoutMs, () => p.proxyReq?.destroy());
       res.writeHead(proxyRes.statusCode ?? 502, proxyRes.statusMessage, answerHeaders(proxyRes.headers, p.requestId));
-      // pipe, not stream.pipeline: pipeline makes an AbortController per call and a DOMException when it ends
-      // (measured: about a tenth of this path's CPU). A client that leaves is handled by web()'s close listener.
+      // pipe, not stream.pipeline, whose AbortController and DOMException cost this path dearly (BENCHMARKS.md).
+      // A client that leaves is handled by web()'s close listener.
       proxyRes.pipe(res);
       proxyRes.once('error', () => res.destroy());
       proxyRes.once('close', () => {
@@ -201,7 +188,7 @@ export function createPassThrough(options: PassThroughOptions): PassThrough {
         p.over = true;
         if (p.answered) target.destroy();
         else {
-          const error = p.timedOut ? timeout() : unavailable(err);
+          const error = p.timedOut ? upstreamTimeout(options.timeoutMs) : upstreamFailed(err);
           p.error = error.code;
           account(req, p, error.status);
           refuseOnSocket(target, error, p.requestId);
@@ -234,7 +221,7 @@ export function createPassThrough(options: PassThroughOptions): PassThrough {
       if (!passes(url)) {
         p.error = 'ENDPOINT_NOT_FOUND';
         res.once('close', () => account(req, p, res.statusCode));
-        sendProblem(res, refused(url), requestId);
+        sendProblem(res, endpointNotFound(url), requestId);
         return;
       }
       req[passage] = p;
@@ -279,7 +266,7 @@ export function createPassThrough(options: PassThroughOptions): PassThrough {
       if (!passes(url)) {
         p.error = 'ENDPOINT_NOT_FOUND';
         account(req, p, 404);
-        refuseOnSocket(socket, refused(url), requestId);
+        refuseOnSocket(socket, endpointNotFound(url), requestId);
         return;
       }
       req[passage] = p;

@@ -30,18 +30,12 @@ export function problemBody(error: GatewayError, requestId: string | null): Prob
 }
 
 /** Writes the problem unless the response has started; then the only honest thing left is to cut it. */
-export function sendProblem(
-  res: ServerResponse,
-  error: GatewayError,
-  requestId: string | null,
-  extraHeaders: Readonly<Record<string, string>> = {},
-): void {
+export function sendProblem(res: ServerResponse, error: GatewayError, requestId: string | null): void {
   if (res.headersSent) {
     res.destroy();
     return;
   }
   const body = JSON.stringify(problemBody(error, requestId));
-  for (const [name, value] of Object.entries(extraHeaders)) res.setHeader(name, value);
   if (error.code === 'METHOD_NOT_ALLOWED') res.setHeader('allow', 'POST');
   // RFC 7694 §3: a 415 for a content coding says which codings the gateway accepts.
   if (typeof error.details.acceptEncoding === 'string') res.setHeader('accept-encoding', error.details.acceptEncoding);

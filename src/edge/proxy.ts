@@ -1,15 +1,11 @@
 // The forwarder: one undici connection pool per runtime generation, and one dispatch per request.
-//
-// undici's low-level dispatch API is used rather than http.request or http-proxy-middleware: the
-// benchmark (its hpm-proxy row, BENCHMARKS.md) measured a minimal http-proxy-middleware proxy at
-// 1.1–1.4× the CPU per request of a bare node:http proxy, while undici's client costs less than
-// http.request's, which leaves room for the gateway's own work. What a proxy must own is here: our deadline covers the whole answer and tells a timeout
-// (504) from a failure (502); a client that leaves cancels its upstream request; writes are never
-// retried; hop-by-hop headers of the answer are dropped.
+// undici's dispatch API, not http-proxy-middleware: it leaves room for the gateway's own work (BENCHMARKS.md).
+// What a proxy must own is here: a deadline over the whole answer (504, not 502), a client that leaves
+// cancels its upstream request, writes are never retried, hop-by-hop headers of the answer are dropped.
 
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import { type Dispatcher, Pool } from 'undici';
-import { GatewayError } from '../core/errors.js';
+import { upstreamFailed, upstreamTimeout, upstreamUnavailable } from '../core/upstream-errors.js';
 import type { Departure } from './departure.js';
 import { HOP_BY_HOP, connectionListed } from './headers.js';
 
@@ -48,15 +44,6 @@ export interface ForwarderOptions {
   readonly keepAliveMs: number;
 }
 
-const broken = (reason: string) =>
-  new GatewayError('UPSTREAM_UNAVAILABLE', 'the backend could not be reached or answered with a broken response', { reason });
-
-/** undici's error codes, in the words of the socket errors operators know. */
-function reasonOf(err: Error & { code?: string }): string {
-  if (err.code === 'UND_ERR_SOCKET') return 'ECONNRESET';
-  return err.code ?? err.message;
-}
-
 export function createForwarder(options: ForwarderOptions): Forwarder {
   const target = new URL(options.target);
   const basePath = target.pathname.replace(/\/+$/, '');
@@ -70,15 +57,10 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
     bodyTimeout: 0,
     connect: { timeout: options.timeoutMs },
   });
-  const timeout = () =>
-    new GatewayError('UPSTREAM_TIMEOUT', `the backend did not answer within ${options.timeoutMs} ms`, {
-      timeoutMs: options.timeoutMs,
-    });
-
   return {
     pool,
     forward(exchange) {
-      const handler = new Forwarding(exchange, timeout);
+      const handler = new Forwarding(exchange, options.timeoutMs);
       handler.timer = setTimeout(() => handler.expire(), options.timeoutMs);
       exchange.departure.onGone(() => handler.cancel());
       try {
@@ -119,7 +101,7 @@ class Forwarding implements Dispatcher.DispatchHandler {
 
   constructor(
     private readonly exchange: Exchange,
-    private readonly timeout: () => GatewayError,
+    private readonly timeoutMs: number,
   ) {}
 
   /** Our deadline: the whole answer must be in by then, so a trickling body is a timeout too. */
@@ -179,7 +161,7 @@ class Forwarding implements Dispatcher.DispatchHandler {
     }
     this.size += chunk.length;
     if (this.size > this.limit) {
-      const error = broken(`the answer exceeds the ${this.limit}-byte limit for checked responses`);
+      const error = upstreamUnavailable(`the answer exceeds the ${this.limit}-byte limit for checked responses`);
       this.settle();
       controller.abort(error);
       this.exchange.onError(error);
@@ -205,7 +187,7 @@ class Forwarding implements Dispatcher.DispatchHandler {
     // sees a truncated response rather than a complete-looking one.
     if (this.sink) this.sink.destroy();
     if (this.clientLeft) return;
-    this.exchange.onError(this.timedOut ? this.timeout() : broken(reasonOf(err)));
+    this.exchange.onError(this.timedOut ? upstreamTimeout(this.timeoutMs) : upstreamFailed(err));
   }
 
   private settle(): void {

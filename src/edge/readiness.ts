@@ -2,6 +2,8 @@
 // (unless readiness.checkVersion is off) the contract's latest version announced in the body or a header.
 
 import type { Dispatcher } from 'undici';
+import { versionNumberIn } from '../core/version/number.js';
+import { setBackendVersion } from './version-headers.js';
 
 export interface ReadinessOptions {
   /** The runtime's connection pool to the backend. */
@@ -31,7 +33,13 @@ function announcedVersion(body: string, header: string | string[] | undefined): 
     /* not JSON: the header may still say it */
   }
   const value = Array.isArray(header) ? header[0] : header;
-  return value !== undefined && /^[1-9][0-9]{0,8}$/.test(value) ? Number(value) : undefined;
+  return value === undefined ? undefined : versionNumberIn(value);
+}
+
+function readinessHeaders(head: number): Record<string, string> {
+  const headers: Record<string, string> = { accept: 'application/json' };
+  setBackendVersion(headers, head);
+  return headers;
 }
 
 export async function checkReadiness(options: ReadinessOptions): Promise<Readiness> {
@@ -45,7 +53,7 @@ export async function checkReadiness(options: ReadinessOptions): Promise<Readine
       origin: base.origin,
       method: 'GET',
       path,
-      headers: { 'x-dl-api-version': String(options.headVersion), accept: 'application/json' },
+      headers: readinessHeaders(options.headVersion),
       signal: stop.signal,
     });
     const chunks: Buffer[] = [];

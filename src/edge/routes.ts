@@ -1,8 +1,12 @@
 // Which listener route a request URL (outside /rpc/) belongs to: a probe, one of the gateway's own routes
 // under the configured prefix, or the upstream (pass-through).
 
+import { MAX_VERSION_DIGITS, VERSION_PATTERN } from '../core/version/number.js';
+
 /** The gateway's own routes, relative to the prefix: discovery documents, the changelog, the reference pages. */
-const OWN = /^\/(?:versions|changelog|json\/?|latest\/?|[1-9][0-9]{0,8}\/?(?:json\/?)?|_reference\/[A-Za-z0-9._-]+)(?:\?.*)?$/;
+const OWN = new RegExp(
+  `^/(?:versions|changelog|json/?|latest/?|(?=[0-9]{1,${MAX_VERSION_DIGITS}}\\b)${VERSION_PATTERN}/?(?:json/?)?|_reference/[A-Za-z0-9._-]+)(?:\\?.*)?$`,
+);
 /** Probes stay where orchestrators look for them, whatever the prefix. */
 const PROBE = /^\/(?:healthz|readyz)(?:\?.*)?$/;
 

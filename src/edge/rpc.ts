@@ -1,46 +1,40 @@
-// The hot path: POST /rpc/<method> → resolve version → validate → translate → forward → answer.
-// Every request ends in exactly one answer (or a cut, when a streamed answer breaks), and the log line
-// and metrics record what the client got: 499 only when the client left first.
+// The hot path, one RpcCall per request, in named steps: route → resolve version → read and validate →
+// translate up → forward → answer (stream, or check and translate down). Every failure leaves through
+// fail(); every request ends in one answer (or a cut, when a streamed answer breaks), and the log line and
+// metrics record what the client got: 499 only when the client left first.
 
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { BackendCallError, GatewayError, isGatewayError } from '../core/errors.js';
-import type { MigrationContext } from '../core/contract/types.js';
-import { type CalendarEntry, findEntry } from '../core/lifecycle/calendar.js';
-import { type LifecycleHeaders, lifecycleHeaders } from '../core/lifecycle/headers.js';
+import type { Json } from '../core/contract/types.js';
+import { findEntry } from '../core/lifecycle/calendar.js';
+import type { LifecycleHeaders } from '../core/lifecycle/headers.js';
+import { isJsonMediaType } from '../core/media-type.js';
 import { translateRequest, translateResponse, validateRequest } from '../core/translate/engine.js';
 import { type MethodPlan, requirePlan } from '../core/translate/plan.js';
+import { upstreamUnavailable } from '../core/upstream-errors.js';
 import { resolveVersion } from '../core/version/resolve.js';
-import { isJsonMediaType } from '../core/media-type.js';
 import { backendRefusal, type Refusal } from './backend-refusal.js';
 import { parseJson, readBody, withoutBom } from './body.js';
-import { argumentsBody, mediaTypeOptional } from './empty-body.js';
-import { guardJson } from './json-guard.js';
 import { Caller } from './client-id.js';
-import { forwardableHeaders, ownAnswerHeaders, requestIdOf } from './headers.js';
 import { Departure } from './departure.js';
-import { forwardedHeaders } from './forwarded.js';
+import { argumentsBody, mediaTypeOptional } from './empty-body.js';
 import { onExchangeEnd } from './exchange-end.js';
+import { forwardedHeaders } from './forwarded.js';
+import { forwardableHeaders, ownAnswerHeaders, requestIdOf } from './headers.js';
+import { guardJson } from './json-guard.js';
 import { RequestMigrationContext } from './migration-context.js';
 import { socketAnswer } from './node-answers.js';
+import { endpointNotFound } from './not-found.js';
 import { sendProblem } from './problem.js';
-import type { Runtime } from './runtime.js';
+import type { Exchange } from './proxy.js';
+import type { Runtime } from './generation.js';
+import { setBackendVersion, setClientVersion } from './version-headers.js';
 
 // Method names route the request and build the upstream path: a strict allow-list shape.
 const RPC_PATH = /^\/rpc\/([A-Za-z][A-Za-z0-9_]{0,63})$/;
 
-const notFound = (path: string) =>
-  new GatewayError('ENDPOINT_NOT_FOUND', 'no such endpoint; methods are called as POST /rpc/<method>', {
-    path: path.slice(0, 200),
-    availableIn: [],
-  });
-
-// The headers of a deprecated version do not change while it stays deprecated: compute them once per entry.
-const lifecycleCache = new WeakMap<CalendarEntry, LifecycleHeaders>();
-function deprecationHeaders(entry: CalendarEntry, now: Date): LifecycleHeaders {
-  let headers = lifecycleCache.get(entry);
-  if (!headers) lifecycleCache.set(entry, (headers = lifecycleHeaders(entry, now)));
-  return headers;
-}
+const EMPTY = Buffer.alloc(0);
+const NO_HEADERS: Readonly<Record<string, string | string[]>> = Object.freeze({});
 
 /** One request's facts, filled in as they become known: the log line and the metrics. */
 interface RequestLog {
@@ -65,16 +59,28 @@ export function handleRpc(rt: Runtime, req: IncomingMessage, res: ServerResponse
   new RpcCall(rt, req, res).run();
 }
 
-/** One /rpc request, from its head to its one answer. */
-class RpcCall {
+const ms = (since: number) => Math.round((performance.now() - since) * 100) / 100;
+
+/** One /rpc request, from its head to its one answer; it is also the forwarder's exchange (no per-request closures). */
+class RpcCall implements Exchange {
   private readonly started = performance.now();
   private readonly requestId: string;
   private readonly log: RequestLog;
-  private readonly departure = new Departure();
+  readonly departure = new Departure();
   private readonly caller: Caller;
+  private readonly done: () => void;
+  private plan: MethodPlan | undefined;
   /** The gateway's Deprecation/Sunset/Link when the resolved version is deprecated. */
   private lifecycle: LifecycleHeaders | undefined;
-  private readonly done: () => void;
+  /** Only plans that migrate something get one (and may call the backend). */
+  private ctx: RequestMigrationContext | undefined;
+  // The exchange with the backend: what is sent, and the answer's head once it is in.
+  method = '';
+  body: Buffer = EMPTY;
+  headers: Readonly<Record<string, string | string[]>> = NO_HEADERS;
+  private upstreamStarted = 0;
+  private answerStatus = 0;
+  private answerHeaders: IncomingHttpHeaders | undefined;
 
   constructor(
     private readonly rt: Runtime,
@@ -90,85 +96,207 @@ class RpcCall {
     onExchangeEnd(req, res, () => this.ended());
   }
 
+  /** The steps up to the body: each may refuse the request; the body is then read asynchronously. */
   run(): void {
-    const { rt, req, res, log } = this;
     try {
-      const match = RPC_PATH.exec(req.url ?? '');
-      if (!match) throw notFound(req.url ?? '');
-      const method = match[1] as string;
-      log.method = method;
-      log.known = rt.contract.availableIn.has(method);
-      if (req.method !== 'POST') {
-        throw new GatewayError('METHOD_NOT_ALLOWED', `use POST for /rpc/${method}`, { method: req.method ?? '' });
-      }
-      const now = rt.clock();
-      const resolved = resolveVersion(req.headers['x-dl-api-version'], rt.calendar, now, Math.random());
-      log.version = resolved.version;
-      log.deprecated = resolved.deprecated;
-      res.setHeader('x-dl-api-version', String(resolved.version));
-      if (resolved.deprecated) this.setLifecycle(resolved.entry, now);
-      const plan = requirePlan(rt.plans, rt.contract, resolved.version, method);
-      if (plan.unservable) {
-        throw new GatewayError('VERSION_TRANSLATION_FAILED', plan.unservable, { method, field: null });
-      }
-      if (!mediaTypeOptional(plan.spec, req.headers) && !isJsonMediaType(req.headers['content-type'])) {
-        throw new GatewayError('UNSUPPORTED_MEDIA_TYPE', 'send the body as application/json', {
-          received: String(req.headers['content-type'] ?? '').slice(0, 100),
-        });
-      }
-      readBody(req, rt.config.limits.bodyBytes, () => this.continueIfExpected()).then(
-        (raw) => this.forward(plan, withoutBom(raw)).catch((e: unknown) => this.fail(e)),
-        (e: unknown) => {
-          // The connection went away mid-body (the client left, or the server answered 408 on it): nobody to answer.
-          if (!isGatewayError(e) && req.socket?.destroyed !== false) return;
-          this.fail(e);
-        },
-      );
+      const method = this.route();
+      this.plan = this.resolve(method);
+      this.acceptBody(this.plan);
+    } catch (e) {
+      this.fail(e);
+      return;
+    }
+    void this.proceed(this.plan);
+  }
+
+  // ── route ────────────────────────────────────────────────────────────────
+
+  /** POST /rpc/<method>: the method's name. */
+  private route(): string {
+    const { req, log } = this;
+    const match = RPC_PATH.exec(req.url ?? '');
+    if (!match) throw endpointNotFound(req.url ?? '');
+    const method = match[1] as string;
+    log.method = method;
+    log.known = this.rt.contract.availableIn.has(method);
+    if (req.method !== 'POST') throw new GatewayError('METHOD_NOT_ALLOWED', `use POST for /rpc/${method}`, { method: req.method ?? '' });
+    return method;
+  }
+
+  // ── resolve version ──────────────────────────────────────────────────────
+
+  /** x-dl-api-version against the calendar now: the answer's version headers, and the method's plan at that version. */
+  private resolve(method: string): MethodPlan {
+    const { rt, log } = this;
+    const now = rt.clock();
+    const resolved = resolveVersion(this.req.headers['x-dl-api-version'], rt.calendar, now, Math.random());
+    log.version = resolved.version;
+    log.deprecated = resolved.deprecated;
+    this.lifecycle = setClientVersion(this.res, resolved.version, resolved.deprecated ? resolved.entry : undefined, now);
+    const plan = requirePlan(rt.plans, rt.contract, resolved.version, method);
+    if (plan.unservable) throw new GatewayError('VERSION_TRANSLATION_FAILED', plan.unservable, { method, field: null });
+    return plan;
+  }
+
+  // ── read and validate ────────────────────────────────────────────────────
+
+  /** A JSON body, or none for a method that takes no arguments. */
+  private acceptBody(plan: MethodPlan): void {
+    const type = this.req.headers['content-type'];
+    if (!mediaTypeOptional(plan.spec, this.req.headers) && !isJsonMediaType(type)) {
+      throw new GatewayError('UNSUPPORTED_MEDIA_TYPE', 'send the body as application/json', { received: String(type ?? '').slice(0, 100) });
+    }
+  }
+
+  /** The steps from the body on; any failure leaves through fail(). */
+  private async proceed(plan: MethodPlan): Promise<void> {
+    try {
+      const read = await this.read();
+      if (read === undefined) return;
+      const raw = argumentsBody(plan.spec, this.req.headers, read);
+      const valid = this.validate(plan, raw);
+      const body = plan.passThrough ? raw : await this.translateUp(plan, valid);
+      if (this.departure.gone || this.res.destroyed) return;
+      this.forward(plan, body);
     } catch (e) {
       this.fail(e);
     }
   }
 
-  private setLifecycle(entry: CalendarEntry, now: Date): void {
-    this.lifecycle = deprecationHeaders(entry, now);
-    for (const name in this.lifecycle) this.res.setHeader(name, this.lifecycle[name] as string);
+  /** The body within the limit, decoded; undefined when the connection went away mid-body (nobody to answer). */
+  private async read(): Promise<Buffer | undefined> {
+    const { req, res } = this;
+    // Expect: 100-continue is answered only now, once the request's head passed every check.
+    const beforeRead = req.headers.expect !== undefined ? () => res.writeContinue() : undefined;
+    try {
+      return withoutBom(await readBody(req, this.rt.config.limits.bodyBytes, beforeRead));
+    } catch (e) {
+      // The client left, or the server answered 408 on the connection: nobody to answer.
+      if (!isGatewayError(e) && req.socket?.destroyed !== false) return undefined;
+      throw e;
+    }
   }
 
-  /** Expect: 100-continue is answered only once the request's head passed every check. */
-  private continueIfExpected(): void {
-    if (this.req.headers.expect !== undefined) this.res.writeContinue();
+  /** JSON within the depth bound, valid for the method at the client's version; the context when the plan migrates. */
+  private validate(plan: MethodPlan, raw: Buffer): Json {
+    const json = parseJson(raw);
+    guardJson(raw, json, this.rt.config.limits.jsonDepth);
+    const valid = validateRequest(plan, json);
+    if (!plan.passThrough || plan.checksResponse) {
+      this.ctx = new RequestMigrationContext(this.rt, this.req, this.caller, this.requestId, this.departure, plan.version);
+    }
+    return valid;
   }
 
-  /** The exchange is over: release it and record what the client got. */
-  private ended(): void {
-    const { rt, res, log } = this;
-    this.done();
-    const finished = res.writableFinished;
-    const bySocket = finished ? undefined : socketAnswer(res);
-    // Whatever ended it, work still under way for this request stops; the client left first only when
-    // nothing else (a cut, the server's own answer on the connection) ended the exchange.
-    if (!finished) this.departure.leave();
-    const left = !finished && bySocket === undefined && !log.cut;
-    const logged = rt.requestLog.isLevelEnabled('info');
-    // Who called is only needed for the log line and deprecated-version metrics; it may cost a hash.
-    if (logged || log.deprecated) log.client = this.caller.id;
-    log.status = left ? 499 : (bySocket ?? res.statusCode);
-    log.durationMs = Math.round((performance.now() - this.started) * 100) / 100;
-    if (logged) rt.requestLog.info(log, 'request');
-    rt.metrics.recordRequest({
-      version: log.version,
-      method: log.known && log.method ? log.method : 'unknown',
-      status: log.status,
-      durationMs: log.durationMs,
-      upstreamMs: log.upstreamMs,
-      translateMs: log.translateMs,
-      error: log.error,
-      deprecated: log.deprecated ?? false,
-      client: log.client,
-    });
+  // ── translate up ─────────────────────────────────────────────────────────
+
+  private async translateUp(plan: MethodPlan, valid: Json): Promise<Buffer> {
+    const t0 = performance.now();
+    const body = Buffer.from(JSON.stringify(await translateRequest(plan, valid, this.ctx as RequestMigrationContext)));
+    this.log.translateMs = ms(t0);
+    return body;
   }
 
-  /** The one exit for failures: a refusal of the backend's, or the gateway's problem. */
+  // ── forward ──────────────────────────────────────────────────────────────
+
+  /** The request to the backend at the head version; the answer comes back through onHead/onBody/onError. */
+  private forward(plan: MethodPlan, body: Buffer): void {
+    this.method = plan.upstreamMethod;
+    this.body = body;
+    this.headers = this.upstreamHeaders(plan);
+    this.upstreamStarted = performance.now();
+    this.rt.forwarder.forward(this);
+  }
+
+  /** The request headers the backend gets: the client's forwardable ones plus the gateway's own. */
+  private upstreamHeaders(plan: MethodPlan): Record<string, string | string[]> {
+    const out = forwardableHeaders(this.req.headers);
+    Object.assign(out, forwardedHeaders(this.req, false));
+    // A buffered (checked) answer must come back uncompressed.
+    if (plan.checksResponse) out['accept-encoding'] = 'identity';
+    setBackendVersion(out, this.rt.contract.head, plan.version);
+    out['x-request-id'] = this.requestId;
+    out['content-type'] = 'application/json';
+    return out;
+  }
+
+  // ── answer ───────────────────────────────────────────────────────────────
+
+  /**
+   * The backend's answer head is in: stream a success to the client (returns the response, head written),
+   * or return how many bytes may be buffered: for a refusal, or for a check and translation down.
+   */
+  onHead(status: number, headers: IncomingHttpHeaders): ServerResponse | number {
+    this.log.upstreamMs = Math.round(performance.now() - this.upstreamStarted);
+    this.answerStatus = status;
+    this.answerHeaders = headers;
+    ownAnswerHeaders(headers, this.lifecycle);
+    const limit = this.rt.config.limits.responseBytes;
+    if (status < 200 || status >= 300) return limit;
+    if (!isJsonMediaType(headers['content-type'])) throw upstreamUnavailable(`content-type ${String(headers['content-type'] ?? 'none').slice(0, 80)}`);
+    if (!(this.plan as MethodPlan).checksResponse) {
+      this.res.writeHead(status, headers);
+      return this.res;
+    }
+    const encoding = headers['content-encoding'];
+    if (encoding && encoding !== 'identity') throw upstreamUnavailable(`unexpected content-encoding ${encoding}`);
+    return limit;
+  }
+
+  /** A buffered answer: a refusal (any plan), or a success of a plan that checks responses. */
+  onBody(answer: Buffer): void {
+    const status = this.answerStatus;
+    const headers = this.answerHeaders as IncomingHttpHeaders;
+    if (status < 200 || status >= 300) this.answerRefusal(backendRefusal(status, headers, answer));
+    else void this.translateDown(status, headers, answer);
+  }
+
+  onError(error: unknown): void {
+    this.log.upstreamMs ??= Math.round(performance.now() - this.upstreamStarted);
+    this.fail(error);
+  }
+
+  /** A buffered success: guarded against objects newer than the client's version and migrated down. */
+  private async translateDown(status: number, headers: IncomingHttpHeaders, raw: Buffer): Promise<void> {
+    try {
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(raw.toString('utf8'));
+      } catch {
+        throw upstreamUnavailable('the body is not valid JSON');
+      }
+      const migrated = await translateResponse(this.plan as MethodPlan, parsed, this.ctx as RequestMigrationContext);
+      if (this.departure.gone || this.res.destroyed) return;
+      const text = JSON.stringify(migrated);
+      delete headers['content-encoding'];
+      headers['content-length'] = String(Buffer.byteLength(text));
+      this.res.writeHead(status, headers);
+      this.res.end(text);
+    } catch (e) {
+      this.fail(e);
+    }
+  }
+
+  /** The backend's refusal: passed on as it is, or the gateway's problem with the backend headers it keeps. */
+  private answerRefusal(refusal: Refusal): void {
+    const { res } = this;
+    if ('passedOn' in refusal) {
+      const { status, headers, body } = refusal.passedOn;
+      this.log.error = 'BACKEND_REFUSED';
+      ownAnswerHeaders(headers, this.lifecycle);
+      headers['content-length'] = body.byteLength;
+      res.writeHead(status, headers);
+      res.end(body);
+      return;
+    }
+    ownAnswerHeaders(refusal.headers, this.lifecycle);
+    for (const name in refusal.headers) res.setHeader(name, refusal.headers[name] as string | string[]);
+    this.fail(refusal.problem);
+  }
+
+  // ── the one exit for failures ────────────────────────────────────────────
+
+  /** A refusal of the backend's (from a migration's own call), or the gateway's problem; a cut once the answer started. */
   private fail(e: unknown): void {
     const { rt, res, log } = this;
     if (res.headersSent) {
@@ -199,124 +327,41 @@ class RpcCall {
     // Sunset and brownout refusals still count against their version (and, in a brownout, its client).
     this.log.version = version;
     this.log.deprecated = error.details.brownout === true;
-    this.res.setHeader('x-dl-api-version', String(version));
     const now = this.rt.clock();
-    const entry = findEntry(this.rt.calendar, version);
-    if (entry) this.setLifecycle(entry, now);
+    this.lifecycle = setClientVersion(this.res, version, findEntry(this.rt.calendar, version), now);
     if (typeof brownoutEnds === 'string') {
       this.res.setHeader('retry-after', String(Math.max(1, Math.ceil((Date.parse(brownoutEnds) - now.getTime()) / 1000))));
     }
   }
 
-  private answerRefusal(refusal: Refusal): void {
-    const { res, log } = this;
-    if ('passedOn' in refusal) {
-      const { status, headers, body } = refusal.passedOn;
-      log.error = 'BACKEND_REFUSED';
-      ownAnswerHeaders(headers, this.lifecycle);
-      headers['content-length'] = body.byteLength;
-      res.writeHead(status, headers);
-      res.end(body);
-      return;
-    }
-    ownAnswerHeaders(refusal.headers, this.lifecycle);
-    for (const name in refusal.headers) res.setHeader(name, refusal.headers[name] as string | string[]);
-    this.fail(refusal.problem);
-  }
+  // ── the end ──────────────────────────────────────────────────────────────
 
-  private async forward(plan: MethodPlan, raw: Buffer): Promise<void> {
-    const { rt, req, res, log } = this;
-    raw = argumentsBody(plan.spec, req.headers, raw);
-    const json = parseJson(raw);
-    guardJson(raw, json, rt.config.limits.jsonDepth);
-    const valid = validateRequest(plan, json);
-    // Only plans that migrate something need a migration context (and may call the backend).
-    const ctx =
-      plan.passThrough && !plan.checksResponse
-        ? undefined
-        : new RequestMigrationContext(rt, req, this.caller, this.requestId, this.departure, plan.version);
-    let body = raw;
-    if (ctx && !plan.passThrough) {
-      const t0 = performance.now();
-      body = Buffer.from(JSON.stringify(await translateRequest(plan, valid, ctx)));
-      log.translateMs = Math.round((performance.now() - t0) * 100) / 100;
-    }
-    if (this.departure.gone || res.destroyed) return;
-    const upstreamStarted = performance.now();
-    let status = 0;
-    let answerHeaders: IncomingHttpHeaders = {};
-    rt.forwarder.forward({
-      departure: this.departure,
-      method: plan.upstreamMethod,
-      body,
-      headers: upstreamHeaders(req, rt.contract.head, plan, this.requestId),
-      onHead: (upstreamStatus, headers) => {
-        log.upstreamMs = Math.round(performance.now() - upstreamStarted);
-        status = upstreamStatus;
-        answerHeaders = headers;
-        ownAnswerHeaders(headers, this.lifecycle);
-        return this.head(plan, upstreamStatus, headers);
-      },
-      // Buffered answers: refusals (any plan), and successes of plans that check responses (they have a context).
-      onBody: (answer) => {
-        if (status < 200 || status >= 300) this.answerRefusal(backendRefusal(status, answerHeaders, answer));
-        else this.checked(plan, status, answerHeaders, answer, ctx as MigrationContext).catch((e: unknown) => this.fail(e));
-      },
-      onError: (error) => {
-        log.upstreamMs ??= Math.round(performance.now() - upstreamStarted);
-        this.fail(error);
-      },
+  /** The exchange is over: release it and record what the client got. */
+  private ended(): void {
+    const { rt, res, log } = this;
+    this.done();
+    const finished = res.writableFinished;
+    const bySocket = finished ? undefined : socketAnswer(res);
+    // Whatever ended it, work still under way for this request stops; the client left first only when
+    // nothing else (a cut, the server's own answer on the connection) ended the exchange.
+    if (!finished) this.departure.leave();
+    const left = !finished && bySocket === undefined && !log.cut;
+    const logged = rt.requestLog.isLevelEnabled('info');
+    // Who called is only needed for the log line and deprecated-version metrics; it may cost a hash.
+    if (logged || log.deprecated) log.client = this.caller.id;
+    log.status = left ? 499 : (bySocket ?? res.statusCode);
+    log.durationMs = ms(this.started);
+    if (logged) rt.requestLog.info(log, 'request');
+    rt.metrics.recordRequest({
+      version: log.version,
+      method: log.known && log.method ? log.method : 'unknown',
+      status: log.status,
+      durationMs: log.durationMs,
+      upstreamMs: log.upstreamMs,
+      translateMs: log.translateMs,
+      error: log.error,
+      deprecated: log.deprecated ?? false,
+      client: log.client,
     });
   }
-
-  /**
-   * The backend's answer head is in: stream a success to the client (returns the response, head written),
-   * or return how many bytes may be buffered: for a refusal, or for `checked`.
-   */
-  private head(plan: MethodPlan, status: number, headers: IncomingHttpHeaders): ServerResponse | number {
-    if (status < 200 || status >= 300) return this.rt.config.limits.responseBytes;
-    if (!isJsonMediaType(headers['content-type'])) {
-      throw broken(`content-type ${String(headers['content-type'] ?? 'none').slice(0, 80)}`);
-    }
-    if (!plan.checksResponse) {
-      this.res.writeHead(status, headers);
-      return this.res;
-    }
-    const encoding = headers['content-encoding'];
-    if (encoding && encoding !== 'identity') throw broken(`unexpected content-encoding ${encoding}`);
-    return this.rt.config.limits.responseBytes;
-  }
-
-  /** A buffered success: guarded against objects newer than the client's version and migrated down. */
-  private async checked(plan: MethodPlan, status: number, headers: IncomingHttpHeaders, raw: Buffer, ctx: MigrationContext): Promise<void> {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(raw.toString('utf8'));
-    } catch {
-      throw broken('the body is not valid JSON');
-    }
-    const migrated = await translateResponse(plan, parsed, ctx);
-    if (this.departure.gone || this.res.destroyed) return;
-    const text = JSON.stringify(migrated);
-    delete headers['content-encoding'];
-    headers['content-length'] = String(Buffer.byteLength(text));
-    this.res.writeHead(status, headers);
-    this.res.end(text);
-  }
 }
-
-/** The request headers the backend gets: the client's forwardable ones plus the gateway's own. */
-function upstreamHeaders(req: IncomingMessage, head: number, plan: MethodPlan, requestId: string): Record<string, string | string[]> {
-  const out = forwardableHeaders(req.headers);
-  Object.assign(out, forwardedHeaders(req, false));
-  // A buffered (checked) answer must come back uncompressed.
-  if (plan.checksResponse) out['accept-encoding'] = 'identity';
-  out['x-dl-api-version'] = String(head);
-  out['x-dl-client-api-version'] = String(plan.version);
-  out['x-request-id'] = requestId;
-  out['content-type'] = 'application/json';
-  return out;
-}
-
-const broken = (reason: string) =>
-  new GatewayError('UPSTREAM_UNAVAILABLE', 'the backend answered with a broken response', { reason });

@@ -1,10 +1,5 @@
 // The answers not yet sent, so that a drain can mark each one `Connection: close`.
-//
-// An array with swap-remove, not a Set: every request adds and removes one entry, and V8 links each
-// table a Set outgrows to the table that replaced it. Once a stall has promoted some of those dead
-// tables, they keep the following requests alive through scavenges too, and the process goes on
-// promoting about 1 MB per scavenge with a full collection every second, long after the stall
-// (measured with the benchmark's GC columns; BENCHMARKS.md).
+// An array with swap-remove, not a Set: a Set's outgrown tables, once promoted, kept later requests alive (BENCHMARKS.md).
 
 import type { ServerResponse } from 'node:http';
 

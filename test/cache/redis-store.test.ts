@@ -243,13 +243,16 @@ describe('the Redis cache store', () => {
 
 describe('the in-memory cache store', () => {
   it('keeps entries for their TTL, at most its size', async () => {
-    const store = createMemoryStore({ size: 2 });
+    let now = 1_000;
+    const store = createMemoryStore({ size: 2, now: () => now });
     await store.set('a', '1', TTL);
     await store.set('b', '2', TTL);
     await store.set('c', '3', TTL);
     expect(await store.getMany(['a', 'b', 'c'])).toEqual([undefined, '2', '3']);
-    await store.set('gone', 'x', 1);
-    await new Promise((r) => setTimeout(r, 5));
+    await store.set('gone', 'x', 5);
+    now += 4;
+    expect(await store.getMany(['gone'])).toEqual(['x']);
+    now += 2;
     expect(await store.getMany(['gone'])).toEqual([undefined]);
   });
 });

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { shippedContract } from '../../src/contract/index.js';
 import { loadContract } from '../../src/core/contract/load.js';
 import { openApiFor } from '../../src/core/derive/openapi.js';
-import { jsonSchemaOf } from '../../src/core/derive/schema-diff.js';
+import { jsonSchemaOf } from '../../src/core/schema/diff.js';
 import { withStatedUnknownFields } from '../../src/core/derive/unknown-fields.js';
 
 const loaded = loadContract(shippedContract);

@@ -11,7 +11,6 @@ import {
   methodRemoved,
   object,
   request,
-  response,
 } from '../../src/core/contract/builders.js';
 import { checkContract, isIncompatible } from '../../src/core/contract/check.js';
 import type { Change, Contract, FieldAdded, MethodSpec } from '../../src/core/contract/types.js';
@@ -109,7 +108,7 @@ describe('checkContract', () => {
 
   it('flags a change declared in the other direction: the difference stays undeclared and the change matches nothing', () => {
     const contract = two({ make: takes({ name: z.string() }) }, { make: takes({ title: z.string() }) }, [
-      fieldRenamed(response('make'), 'name', 'title', 'make answers title for name'),
+      fieldRenamed({ response: 'make' }, 'name', 'title', 'make answers title for name'),
     ]);
     expect(check(contract)).toEqual([
       {
@@ -134,7 +133,7 @@ describe('checkContract', () => {
     const contract = two(
       { make: gives({ name: z.string() }), other: gives({ name: z.string() }) },
       { make: gives({ title: z.string() }), other: gives({ name: z.string() }) },
-      [fieldRenamed(response('other'), 'name', 'title', 'other answers title')],
+      [fieldRenamed({ response: 'other' }, 'name', 'title', 'other answers title')],
     );
     expect(check(contract).map((p) => p.rule)).toEqual([
       'undeclared-difference',
@@ -181,7 +180,7 @@ describe('checkContract', () => {
     ]);
     expect(check(contract).map((p) => p.rule)).toEqual(['undeclared-difference', 'undeclared-difference', 'declared-change-without-difference']);
     const fixed = two({ make: gives({ name: z.string() }) }, { make: gives({ title: z.string() }) }, [
-      fieldRenamed(response('make'), 'name', 'title', 'make answers title for name'),
+      fieldRenamed({ response: 'make' }, 'name', 'title', 'make answers title for name'),
     ]);
     expect(check(fixed)).toEqual([]);
   });
@@ -243,13 +242,13 @@ describe('checkContract', () => {
 
   it('flags a removed response field without what old clients read, and not a removed request field', () => {
     const responseSide = two({ get: gives({ id: z.string(), color: z.string() }) }, { get: gives({ id: z.string() }) }, [
-      fieldRemoved(response('get'), 'color', 'get loses color'),
+      fieldRemoved({ response: 'get' }, 'color', 'get loses color'),
     ]);
     expect(check(responseSide)).toEqual([
       { version: 2, rule: 'missing-migration', message: 'fieldRemoved color on get response needs a downDefault: old clients still read the field' },
     ]);
     const withDefault = two({ get: gives({ id: z.string(), color: z.string() }) }, { get: gives({ id: z.string() }) }, [
-      fieldRemoved(response('get'), 'color', 'get loses color', { downDefault: 'black' }),
+      fieldRemoved({ response: 'get' }, 'color', 'get loses color', { downDefault: 'black' }),
     ]);
     expect(check(withDefault)).toEqual([]);
     const requestSide = two({ make: takes({ color: z.string() }) }, { make: takes({}) }, [fieldRemoved(request('make'), 'color', 'make drops color')]);

@@ -11,7 +11,6 @@ import {
   methodRemoved,
   object,
   request,
-  response,
 } from '../../src/core/contract/builders.js';
 import { loadContract } from '../../src/core/contract/load.js';
 import type { Change, FieldAdded, Json, MethodSpec, MigrationContext, ObjectLocation, VersionSpec } from '../../src/core/contract/types.js';
@@ -114,13 +113,13 @@ describe('response field changes, translated down', () => {
   const versions = (): VersionSpec[] => [
     version(1, { get: spec() }),
     version(2, { get: spec() }, [
-      fieldRenamed(response('get'), 'name', 'title', 'get: name is title'),
-      fieldRemoved(response('get'), 'color', 'get loses color', { downDefault: 'black' }),
-      fieldRemoved(response('get'), 'shade', 'get loses shade'),
-      fieldToArray(response('get'), 'tag', 'get answers tags'),
-      fieldAdded(response('get'), 'extra', 0, 'get answers extra'),
+      fieldRenamed({ response: 'get' }, 'name', 'title', 'get: name is title'),
+      fieldRemoved({ response: 'get' }, 'color', 'get loses color', { downDefault: 'black' }),
+      fieldRemoved({ response: 'get' }, 'shade', 'get loses shade'),
+      fieldToArray({ response: 'get' }, 'tag', 'get answers tags'),
+      fieldAdded({ response: 'get' }, 'extra', 0, 'get answers extra'),
     ]),
-    version(3, { get: spec() }, [fieldRenamed(response('get'), 'a.b.c', 'z', 'get: a.b.c moves up')]),
+    version(3, { get: spec() }, [fieldRenamed({ response: 'get' }, 'a.b.c', 'z', 'get: a.b.c moves up')]),
   ];
   const v1 = () => planOf(versions(), 1, 'get');
 
@@ -229,7 +228,7 @@ describe('object changes', () => {
       version(2, { get: spec([{ type: 'widget', path: '' }]), other: spec() }, [
         fieldRenamed(object('widget'), 'name', 'title', 'widgets: name is title'),
         fieldAdded(object('widget'), 'size', 1, 'widgets have size'),
-        fieldRenamed(response('other'), 'a', 'b', 'other: a is b'),
+        fieldRenamed({ response: 'other' }, 'a', 'b', 'other: a is b'),
       ]),
     ];
     const plan = planOf(later, 1, 'get');
@@ -328,40 +327,40 @@ describe('defaults of compatible additions', () => {
       { get: spec([{ type: 'widget', path: '' }]), other: spec() },
       [],
       [
-        fieldAdded(response('get'), 'note', 'n1', 'get answers note'),
+        fieldAdded({ response: 'get' }, 'note', 'n1', 'get answers note'),
         fieldAdded(object('widget'), 'size', 1, 'widgets have size'),
-        fieldAdded(response('get'), 'keepMe', 'k', 'get answers keepMe'),
+        fieldAdded({ response: 'get' }, 'keepMe', 'k', 'get answers keepMe'),
         fieldAdded(object('widget'), 'tint', 't', 'widgets have tint'),
-        fieldAdded(response('get'), 'renamed', 'r', 'get answers renamed'),
-        fieldAdded(response('get'), 'covered', 'c', 'get answers covered'),
-        fieldAdded(response('get'), 'kept2', 'k2', 'get answers kept2'),
+        fieldAdded({ response: 'get' }, 'renamed', 'r', 'get answers renamed'),
+        fieldAdded({ response: 'get' }, 'covered', 'c', 'get answers covered'),
+        fieldAdded({ response: 'get' }, 'kept2', 'k2', 'get answers kept2'),
         fieldAdded(request('get'), 'q', 0, 'get takes q'),
         fieldAdded(object('widget'), 'gone', 'g', 'widgets have gone'),
-        fieldAdded(response('get'), 'pairA', 'a', 'get answers pairA'),
-        fieldAdded(response('get'), 'pairB', 'b', 'get answers pairB'),
+        fieldAdded({ response: 'get' }, 'pairA', 'a', 'get answers pairA'),
+        fieldAdded({ response: 'get' }, 'pairB', 'b', 'get answers pairB'),
       ],
     ),
     version(2, { get: spec([{ type: 'widget', path: '' }]), other: spec() }, [
-      fieldRemoved(response('get'), 'note', 'get loses note'),
+      fieldRemoved({ response: 'get' }, 'note', 'get loses note'),
       fieldRemoved(request('get'), 'keepMe', 'a request field of the same name goes'),
-      fieldRemoved(response('other'), 'keepMe', 'another method loses a field of the same name'),
+      fieldRemoved({ response: 'other' }, 'keepMe', 'another method loses a field of the same name'),
       fieldRemoved(object('gadget'), 'tint', 'another object type loses a field of the same name'),
-      fieldRenamed(response('get'), 'renamed', 'label', 'get: renamed is label'),
-      custom({ description: 'covered is owned', compatible: false, covers: [{ target: response('get'), path: 'covered' }] }),
-      custom({ description: 'kept2 is not owned', compatible: true, covers: [{ target: response('get'), path: 'kept2' }] }),
-      fieldToArray(response('other'), 'x', 'other answers x as a list'),
-      fieldAdded(response('get'), 'later', 'L', 'get answers later'),
+      fieldRenamed({ response: 'get' }, 'renamed', 'label', 'get: renamed is label'),
+      custom({ description: 'covered is owned', compatible: false, covers: [{ target: { response: 'get' }, path: 'covered' }] }),
+      custom({ description: 'kept2 is not owned', compatible: true, covers: [{ target: { response: 'get' }, path: 'kept2' }] }),
+      fieldToArray({ response: 'other' }, 'x', 'other answers x as a list'),
+      fieldAdded({ response: 'get' }, 'later', 'L', 'get answers later'),
       fieldRemoved(object('widget'), 'gone', 'widgets lose gone'),
       custom({
         description: 'pairA and pairB are owned',
         compatible: false,
         covers: [
-          { target: response('get'), path: 'pairA' },
-          { target: response('get'), path: 'pairB' },
+          { target: { response: 'get' }, path: 'pairA' },
+          { target: { response: 'get' }, path: 'pairB' },
         ],
       }),
     ]),
-    version(3, { get: spec([{ type: 'widget', path: '' }]), other: spec() }, [fieldRemoved(response('other'), 'y', 'other loses y')]),
+    version(3, { get: spec([{ type: 'widget', path: '' }]), other: spec() }, [fieldRemoved({ response: 'other' }, 'y', 'other loses y')]),
   ];
 
   it('fills the defaults known at the client version, under their names at that version', async () => {
@@ -420,7 +419,7 @@ describe('checksResponse', () => {
     const versions = (): VersionSpec[] => [
       version(1, { guarded: spec([{ type: 'widget', path: '' }]), migrated: spec(), neither: spec() }),
       version(2, { guarded: spec([{ type: 'widget', path: '' }]), migrated: spec(), neither: spec() }, [
-        fieldRemoved(response('migrated'), 'x', 'migrated loses x', { downDefault: 0 }),
+        fieldRemoved({ response: 'migrated' }, 'x', 'migrated loses x', { downDefault: 0 }),
       ]),
     ];
     expect(planOf(versions(), 1, 'guarded')).toMatchObject({ checksResponse: true, down: [] });

@@ -1,7 +1,7 @@
 // Tests for the contract-check schema diff: each difference between two versions and its compatibility.
 import { describe, it, expect } from 'vitest';
 import { z } from 'zod';
-import { diffSchemas, jsonSchemaOf, type Direction, type JsonSchema } from '../../src/core/derive/schema-diff.js';
+import { diffSchemas, jsonSchemaOf, type Direction, type JsonSchema } from '../../src/core/schema/diff.js';
 
 const diff = (before: z.ZodType, after: z.ZodType, direction: Direction) =>
   diffSchemas(jsonSchemaOf(before, direction), jsonSchemaOf(after, direction), direction);

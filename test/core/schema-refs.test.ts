@@ -2,7 +2,7 @@
 // request defaults, and the edge cases of types and value sets.
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { diffSchemas, jsonSchemaOf, type Direction, type JsonSchema } from '../../src/core/derive/schema-diff.js';
+import { diffSchemas, jsonSchemaOf, type Direction, type JsonSchema } from '../../src/core/schema/diff.js';
 
 const obj = (properties: Record<string, unknown>, extra: JsonSchema = {}): JsonSchema => ({ type: 'object', properties, ...extra });
 const d = (before: JsonSchema, after: JsonSchema, direction: Direction) => diffSchemas(before, after, direction);

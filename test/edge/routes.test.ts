@@ -13,7 +13,7 @@ describe('routeOf', () => {
       expect(routeOf(url, '/_gw'), url).toEqual({ kind: 'other' });
       expect(routeOf(`/_gw${url}`, '/_gw'), url).toEqual({ kind: 'own', path: url });
     }
-    for (const url of ['/', '/index.html', '/assets/app.js', '/0/', '/01/json', '/versions/x', '/_gwx/versions', '/_reference/', '/_reference/a/b']) {
+    for (const url of ['/', '/index.html', '/assets/app.js', '/0/', '/01/json', '/versions/x', '/_gwx/versions', '/_reference/', '/_reference/a/b', '/1234567890/', '/+1/json', '/latest/json', '/changelog/json']) {
       expect(routeOf(url, ''), url).toEqual({ kind: 'other' });
     }
     expect(routeOf('/_gwversions', '/_gw')).toEqual({ kind: 'other' });

@@ -3,6 +3,7 @@
 // parsing, and bounded polling.
 
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { EventEmitter } from 'node:events';
 import { mkdtempSync, renameSync, writeFileSync } from 'node:fs';
 import { request as httpRequest, type Agent, type IncomingHttpHeaders } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -11,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { pino, type Logger } from 'pino';
 import { stringify } from 'yaml';
 import { contractCalendar, sunsetOf } from './calendar.js';
+import { until } from './until.js';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -89,16 +91,30 @@ export interface MemoryLog {
   text(): string;
   /** Every line parsed as JSON. */
   entries(): Record<string, any>[];
+  /** The first entry, from the `from`-th on, that satisfies `match`: now, or as soon as it is written. */
+  waitFor(match: (entry: Record<string, any>) => boolean, what: string, options?: { from?: number; timeoutMs?: number }): Promise<Record<string, any>>;
 }
 
 /** A pino logger writing to memory. */
 export function memoryLog(level = 'info'): MemoryLog {
   const chunks: string[] = [];
-  const logger = pino({ level }, { write: (s: string) => void chunks.push(s) });
+  const written = new EventEmitter();
+  const logger = pino({ level }, {
+    write: (s: string) => {
+      chunks.push(s);
+      written.emit('line');
+    },
+  });
+  const entries = () => parseJsonLines(chunks.join(''));
   return {
     logger,
     text: () => chunks.join(''),
-    entries: () => parseJsonLines(chunks.join('')),
+    entries,
+    async waitFor(match, what, { from = 0, timeoutMs = 10_000 } = {}) {
+      let found: Record<string, any> | undefined;
+      await until(written, 'line', () => (found = entries().slice(from).find(match)) !== undefined, what, timeoutMs);
+      return found as Record<string, any>;
+    },
   };
 }
 
@@ -215,18 +231,31 @@ export async function startServeProcess(configPath: string, env: Record<string, 
       resolve({ code, signal });
     }),
   );
+  // The output has closed (after the exit): nothing more will be logged.
+  let closed = false;
+  child.once('close', () => (closed = true));
   const logs = () => parseJsonLines(out);
+  // Checked on each chunk of output (after the listener above has added it), and once the output has closed.
   const waitForLog = (match: (e: Record<string, any>) => boolean, what: string, timeoutMs = 20_000) =>
-    waitFor(
-      () => {
+    new Promise<Record<string, any>>((resolve, reject) => {
+      const finish = (settle: () => void) => {
+        clearTimeout(timer);
+        child.stdout.off('data', check);
+        child.off('close', check);
+        settle();
+      };
+      const check = () => {
         const found = logs().find(match);
-        if (found) return found;
-        if (done) throw new Error(`the gateway exited; stdout: ${out}\nstderr: ${err}`);
-        return undefined;
-      },
-      what,
-      { timeoutMs, intervalMs: 25 },
-    );
+        if (found) finish(() => resolve(found));
+        else if (closed) {
+          finish(() => reject(new Error(`the gateway exited before ${what}; stdout: ${out}\nstderr: ${err}`)));
+        }
+      };
+      const timer = setTimeout(() => finish(() => reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what}`))), timeoutMs);
+      child.stdout.on('data', check);
+      child.on('close', check);
+      check();
+    });
   const kill = async () => {
     if (!done) child.kill('SIGKILL');
     await exited;

@@ -6,8 +6,7 @@ import { parseConfig } from '../../src/config/load.js';
 import type { GatewayConfigInput } from '../../src/config/schema.js';
 import { shippedContract } from '../../src/contract/index.js';
 import type { Contract } from '../../src/core/contract/types.js';
-import { createGateway, type Gateway, type ServerLimits } from '../../src/edge/app.js';
-import { createRuntime } from '../../src/edge/runtime.js';
+import { createGateway, type Gateway, type ServerLimits } from '../../src/gateway/index.js';
 import {
   DEMO_ENTRIES,
   DEMO_WORKBOOKS,
@@ -72,15 +71,15 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     upstream: { url: backendUrl, ...(options.config?.upstream as object | undefined) },
   });
   const metrics = options.metrics ?? createMetrics({ maxClients: 100, defaultMetrics: false });
-  const runtime = createRuntime({
+  const gateway = createGateway({
     loaded,
     contract: options.contract ?? shippedContract,
     upstreamUrl: backendUrl,
     clock: () => now,
     logger: options.logger ?? pino({ level: 'silent' }),
     metrics,
+    limits: options.limits,
   });
-  const gateway = createGateway(runtime, options.limits);
   const url = await gateway.listen(0, '127.0.0.1');
   return {
     url,

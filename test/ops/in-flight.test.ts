@@ -20,6 +20,7 @@ import {
   yamlOf,
 } from '../helpers/serve-process.js';
 import { startStack } from '../helpers/stack.js';
+import { until } from '../helpers/until.js';
 
 const DRAIN_MS = 2_000;
 /** What the issue allows on top of the drain. */
@@ -54,7 +55,7 @@ async function pipelineTwo(url: string, upstream: FaultUpstream): Promise<Socket
       ['x-request-id', id],
     ]);
   socket.write(Buffer.concat([request('first-slow'), request('second-queued')]));
-  await waitFor(() => upstream.requests.length >= before + 2, 'both pipelined requests at the upstream', { timeoutMs: 10_000, intervalMs: 10 });
+  await until(upstream.events, 'request', () => upstream.requests.length >= before + 2, 'both pipelined requests at the upstream', 10_000);
   return socket;
 }
 
@@ -120,7 +121,7 @@ describe('the same as a process, with a reload in between', () => {
     expect(reloaded.status).toBe(200);
     socket.destroy();
     // The old pool's connections close; the new runtime has opened none.
-    await waitFor(() => upstream.openUsed === 0, 'the retired runtime to close its upstream connections', { timeoutMs: 5_000, intervalMs: 20 });
+    await until(upstream.events, 'socket-close', () => upstream.openUsed === 0, 'the retired runtime to close its upstream connections');
     // The new runtime serves.
     const answer = await postRpc(gw.url, 'getEntries', { pageSize: 1 });
     expect(answer.status).toBe(200);

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serve, type Serving } from '../../src/cli/serve.js';
 import { DEMO_ENTRIES, DEMO_WORKBOOKS, createReferenceBackend, type ReferenceBackend } from '../../src/reference-backend/index.js';
 import { rpc } from '../helpers/stack.js';
-import { configDoc, memoryLog, type MemoryLog, startServeProcess, tempDir, waitFor, yamlOf } from '../helpers/serve-process.js';
+import { configDoc, memoryLog, type MemoryLog, startServeProcess, tempDir, yamlOf } from '../helpers/serve-process.js';
 
 let backend: ReferenceBackend;
 let backendUrl: string;
@@ -35,7 +35,7 @@ async function startLogged(level: string, extra: Record<string, unknown> = {}): 
 /** The request lines of one request id (the line is written when the response closes). */
 const requestLines = (log: MemoryLog, requestId: string) => log.entries().filter((e) => e.msg === 'request' && e.requestId === requestId);
 const waitForRequestLine = (log: MemoryLog, requestId: string) =>
-  waitFor(() => requestLines(log, requestId)[0], `the log line of ${requestId}`, { timeoutMs: 5_000, intervalMs: 10 });
+  log.waitFor((e) => e.msg === 'request' && e.requestId === requestId, `the log line of ${requestId}`, { timeoutMs: 5_000 });
 
 describe('the request log at info level', () => {
   let serving: Serving;

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serve, type Serving } from '../../src/cli/serve.js';
 import { DEMO_ENTRIES, DEMO_WORKBOOKS, createReferenceBackend, type ReferenceBackend } from '../../src/reference-backend/index.js';
 import { rpc } from '../helpers/stack.js';
-import { configDoc, memoryLog, type MemoryLog, parseMetrics, replaceFile, scrape, tempDir, waitFor, yamlOf } from '../helpers/serve-process.js';
+import { configDoc, memoryLog, type MemoryLog, parseMetrics, replaceFile, scrape, tempDir, yamlOf } from '../helpers/serve-process.js';
 
 let backend: ReferenceBackend;
 let backendUrl: string;
@@ -25,8 +25,7 @@ async function start(extra: Record<string, unknown>): Promise<{ serving: Serving
   return { serving: await serve({ configPath: path, logger: log.logger, env: {}, watch: false }), log, path };
 }
 
-const requestLine = (log: MemoryLog, id: string) =>
-  waitFor(() => log.entries().find((e) => e.msg === 'request' && e.requestId === id), `the request line of ${id}`);
+const requestLine = (log: MemoryLog, id: string) => log.waitFor((e) => e.msg === 'request' && e.requestId === id, `the request line of ${id}`);
 
 describe('a reload of logging.redact', () => {
   let serving: Serving;

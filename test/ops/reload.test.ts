@@ -22,6 +22,7 @@ import {
   waitFor,
   yamlOf,
 } from '../helpers/serve-process.js';
+import { until } from '../helpers/until.js';
 
 const cal = liveCalendar();
 
@@ -158,17 +159,20 @@ describe('a reload on a file change (a temp file renamed over the config)', () =
   it('applies an explicit past sunset for v1: v1 answers 410 and GET /versions shows the new date', async () => {
     expect(await v1Status(serving.url)).toBe(200);
     const before = await reloads(serving.adminUrl!, 'success');
+    const logged = log.entries().length;
     replaceFile(configPath, yamlOf(configDoc({ upstreamUrl: backendUrl, v1Sunset: cal.pastSunset })));
-    await waitFor(async () => (await v1Status(serving.url)) === 410, 'v1 to answer 410 after the file change');
+    await log.waitFor((e) => e.msg === 'config reloaded', 'the reload after the file change', { from: logged });
+    expect(await v1Status(serving.url)).toBe(410);
     expect(await v1SunsetOf(serving.url)).toBe(cal.pastSunset);
     expect(await reloads(serving.adminUrl!, 'success')).toBe(before + 1);
-    expect(log.entries().some((e) => e.msg === 'config reloaded')).toBe(true);
   });
 
   it('rolls back when the previous file is restored', async () => {
     const successes = await reloads(serving.adminUrl!, 'success');
+    const logged = log.entries().length;
     replaceFile(configPath, yamlOf(configDoc({ upstreamUrl: backendUrl })));
-    await waitFor(async () => (await v1Status(serving.url)) === 200, 'v1 to be served again');
+    await log.waitFor((e) => e.msg === 'config reloaded', 'the reload after the file is restored', { from: logged });
+    expect(await v1Status(serving.url)).toBe(200);
     expect(await v1SunsetOf(serving.url)).toBe(cal.v1DefaultSunset);
     expect(await reloads(serving.adminUrl!, 'success')).toBe(successes + 1);
   });
@@ -210,7 +214,7 @@ describe('a reload of an invalid config file', () => {
     const successes = await reloads(serving.adminUrl!, 'success');
     const logged = log.entries().length;
     write();
-    await waitFor(async () => (await reloads(serving.adminUrl!, 'failure')) > failures, 'the failure counter to go up');
+    await log.waitFor((e) => /config reload refused/.test(e.msg), 'the refusal line', { from: logged });
     expect(await reloads(serving.adminUrl!, 'failure')).toBe(failures + 1);
     expect(await reloads(serving.adminUrl!, 'success')).toBe(successes);
     const refusals = log
@@ -275,14 +279,15 @@ describe('a reload on SIGHUP (child process)', () => {
 
       replaceFile(target, 'lifecycle:\n  versions: [ {version: 1, released: 2025-01-15, bogus: 1} ]\n');
       gw.child.kill('SIGHUP');
-      await waitFor(async () => (await reloads(gw.adminUrl, 'failure')) === 1, 'the refused reload to be counted');
       const refusal = await gw.waitForLog((e) => /config reload refused/.test(String(e.msg)), 'the refusal line');
+      expect(await reloads(gw.adminUrl, 'failure')).toBe(1);
       expect(refusal.msg).toMatch(/lifecycle\.versions\.0\.bogus: unknown key/);
       expect(await v1Status(gw.url)).toBe(200);
 
       replaceFile(target, yamlOf(configDoc({ upstreamUrl: backendUrl, v1Sunset: cal.pastSunset })));
       gw.child.kill('SIGHUP');
-      await waitFor(async () => (await v1Status(gw.url)) === 410, 'v1 to answer 410 after SIGHUP');
+      await gw.waitForLog((e) => e.msg === 'config reloaded', 'the reload after the second SIGHUP');
+      expect(await v1Status(gw.url)).toBe(410);
       expect(await v1SunsetOf(gw.url)).toBe(cal.pastSunset);
       expect(await reloads(gw.adminUrl, 'success')).toBe(1);
       const hups = gw.logs().filter((e) => e.msg === 'reloading the config' && e.signal === 'SIGHUP');
@@ -350,7 +355,7 @@ describe('a reload while /readyz is checking the backend', () => {
       // serve's own check at start has pinged already: wait for /readyz's ping, the next one.
       const pingsBefore = upstream.requests.filter((r) => r.path === '/ping').length;
       const ready = fetch(`${serving.url}/readyz`);
-      await waitFor(() => upstream.requests.filter((r) => r.path === '/ping').length > pingsBefore, 'the ping to reach the backend', { intervalMs: 10 });
+      await until(upstream.events, 'request', () => upstream.requests.filter((r) => r.path === '/ping').length > pingsBefore, 'the ping to reach the backend');
       expect(serving.reload()).toEqual({ ok: true });
       const res = await ready;
       expect(await res.json()).toEqual({ status: 'ready', backendVersion: 2 });

@@ -18,9 +18,9 @@ import {
   type ServeProcess,
   startServeProcess,
   tempDir,
-  waitFor,
   yamlOf,
 } from '../helpers/serve-process.js';
+import { until } from '../helpers/until.js';
 
 /** Room for process teardown on a loaded 2-core machine, on top of drainMs. */
 const MARGIN_MS = 5_000;
@@ -94,7 +94,7 @@ describe('SIGTERM while requests are in flight', () => {
     for (let i = 0; i < 20; i++) {
       answers.push(postRpc(gw.url, 'getEntries', { pageSize: 1 }, { agent, version: '2' }).catch((e: Error) => e));
     }
-    await waitFor(() => rpcRequests(upstream) >= 20, 'all 20 requests to reach the upstream', { timeoutMs: 15_000, intervalMs: 10 });
+    await until(upstream.events, 'request', () => rpcRequests(upstream) >= 20, 'all 20 requests to reach the upstream', 15_000);
     let exitedAt = 0;
     void gw.exited.then(() => (exitedAt = Date.now()));
     const signalledAt = Date.now();
@@ -130,7 +130,7 @@ describe('SIGTERM with an idle keep-alive connection open', () => {
     cleanups.push(async () => idle.socket.destroy());
     let slowDone = false;
     const slow = postRpc(gw.url, 'getEntries', { pageSize: 1 }).finally(() => (slowDone = true));
-    await waitFor(() => rpcRequests(upstream) >= 1, 'the slow request to reach the upstream', { intervalMs: 10 });
+    await until(upstream.events, 'request', () => rpcRequests(upstream) >= 1, 'the slow request to reach the upstream');
 
     gw.child.kill('SIGTERM');
     await idle.closed;
@@ -153,7 +153,7 @@ describe('SIGTERM with a request the upstream never answers', () => {
     const gw = await startGateway(upstream, { shutdown: { drainMs }, upstream: { url: upstream.url, timeoutMs: 60_000 } });
 
     const stuck = postRpc(gw.url, 'getEntries', { pageSize: 1 }).catch((e: Error) => e);
-    await waitFor(() => rpcRequests(upstream) >= 1, 'the request to reach the upstream', { intervalMs: 10 });
+    await until(upstream.events, 'request', () => rpcRequests(upstream) >= 1, 'the request to reach the upstream');
     const signalledAt = Date.now();
     gw.child.kill('SIGTERM');
     const exit = await gw.exited;

@@ -15,7 +15,7 @@ import { head, rawExchange } from '../helpers/raw-socket.js';
 import { pino } from 'pino';
 import { parseConfig } from '../../src/config/load.js';
 import { shippedContract } from '../../src/contract/index.js';
-import { createRuntime } from '../../src/edge/runtime.js';
+import { createRuntime } from '../../src/gateway/index.js';
 import { CALENDAR, type Stack, rpc, startStack } from '../helpers/stack.js';
 import { ASSETS, PAGE, type WebUpstream, startWebUpstream } from '../helpers/web-upstream.js';
 

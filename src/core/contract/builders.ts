@@ -14,7 +14,6 @@ import type {
 } from './types.js';
 
 export const request = (method: string): Target => ({ request: method });
-export const response = (method: string): Target => ({ response: method });
 export const object = (type: string): Target => ({ object: type });
 
 export const fieldAdded = (target: Target, path: string, defaultValue: unknown, description: string): FieldAdded => ({
@@ -60,11 +59,7 @@ export const methodRemoved = (
 
 export const custom = (change: Omit<CustomChange, 'kind'>): CustomChange => ({ kind: 'custom', ...change });
 
-/**
- * A copy of a body without some top-level fields, for custom migrations. A plain loop rather than
- * `const { a, ...rest } = body`: V8 runs object-rest destructuring through a slow runtime call (about
- * 1.5 µs against 0.2 µs for an eight-field report), and migrations run on every translated request.
- */
+/** A copy of a body without some top-level fields; a loop, as object-rest destructuring is slow in V8 (BENCHMARKS.md). */
 export function omit(body: Json, ...fields: string[]): Json {
   const out: Json = {};
   for (const key of Object.keys(body)) {

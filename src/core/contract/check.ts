@@ -1,6 +1,6 @@
 // The contract check: the versioning rules (an incompatible change bumps the version by exactly one and carries its migrations), over the declared changes and the schemas' own diffs.
 
-import { type Direction, type SchemaDifference, diffSchemas, jsonSchemaOf } from '../derive/schema-diff.js';
+import { type Direction, type SchemaDifference, diffSchemas, jsonSchemaOf } from '../schema/diff.js';
 import { describeTarget, structuralProblems } from './load.js';
 import type { Change, Contract, MethodSpec, Target, VersionSpec } from './types.js';
 import { strippingObjects } from './stripping-objects.js';

@@ -18,29 +18,8 @@ export interface LoadedContract {
   readonly availableIn: ReadonlyMap<string, readonly number[]>;
 }
 
-export const targetMethod = (t: Target): string | undefined =>
-  'request' in t ? t.request : 'response' in t ? t.response : undefined;
-
 export const describeTarget = (t: Target): string =>
   'request' in t ? `${t.request} request` : 'response' in t ? `${t.response} response` : `${t.object} objects`;
-
-export function changeMethods(change: Change): string[] {
-  switch (change.kind) {
-    case 'methodAdded':
-    case 'methodRemoved':
-      return [change.method];
-    case 'custom':
-      return [
-        ...Object.keys(change.request ?? {}),
-        ...Object.keys(change.response ?? {}),
-        ...change.covers.map((c) => targetMethod(c.target)).filter((m): m is string => !!m),
-      ];
-    default: {
-      const m = targetMethod(change.target);
-      return m ? [m] : [];
-    }
-  }
-}
 
 /** Structural problems (not the versioning rules: those are check.ts). */
 export function structuralProblems(contract: Contract): string[] {

@@ -3,7 +3,7 @@
 import { ERROR_CATALOGUE } from '../errors.js';
 import type { LoadedContract } from '../contract/load.js';
 import { type Family, familyOf } from './method-family.js';
-import { jsonSchemaOf, type JsonSchema } from './schema-diff.js';
+import { jsonSchemaOf, type JsonSchema } from '../schema/diff.js';
 import { withStatedUnknownFields } from './unknown-fields.js';
 
 export type OpenApiDocument = Record<string, unknown>;

@@ -1,7 +1,7 @@
 // The unknown-field rule stated in a request's JSON Schema: every object says whether fields it does not name
 // are refused (`additionalProperties: false`) or passed to the backend unchanged (`additionalProperties: true`).
 
-import type { JsonSchema } from './schema-diff.js';
+import type { JsonSchema } from '../schema/diff.js';
 
 const isObj = (v: unknown): v is JsonSchema => typeof v === 'object' && v !== null && !Array.isArray(v);
 

@@ -6,9 +6,7 @@ export type ParsedHeader =
   | { readonly ok: true; readonly requested: RequestedVersion; readonly received: string }
   | { readonly ok: false; readonly reason: 'missing' | 'malformed' | 'multiple'; readonly received?: string };
 
-// Canonical decimal only: no sign, no leading zero, no fraction, no hex. A long one is well-formed
-// but names no version ("unknown"), so only the length of what we echo back is bounded.
-const CANONICAL_INTEGER = /^[1-9][0-9]*$/;
+import { VERSION_NUMBER } from './number.js';
 
 /**
  * Node joins repeated headers with ", " for x-* names, so a comma means the client sent two values
@@ -24,6 +22,7 @@ export function parseVersionHeader(raw: string | readonly string[] | undefined):
   if (value === '') return { ok: false, reason: 'missing' };
   if (value.includes(',')) return { ok: false, reason: 'multiple', received: value };
   if (value === 'latest') return { ok: true, requested: 'latest', received: value };
-  if (CANONICAL_INTEGER.test(value)) return { ok: true, requested: Number(value), received: value.slice(0, 64) };
+  // A long number is well-formed but names no version ("unknown"): only what is echoed back is bounded.
+  if (VERSION_NUMBER.test(value)) return { ok: true, requested: Number(value), received: value.slice(0, 64) };
   return { ok: false, reason: 'malformed', received: value.slice(0, 64) };
 }

@@ -1,46 +1,18 @@
-// One generation of the gateway: config, calendar, contract plans and upstream connections, built together.
+// Builds one generation of the gateway (src/edge/generation.ts): config, calendar, contract plans, caches and
+// upstream connections, built together.
 
 import type { Logger } from 'pino';
 import type { Metrics } from '../admin/metrics.js';
-import { type LoadedContract, loadContract } from '../core/contract/load.js';
+import { loadContract } from '../core/contract/load.js';
 import type { Contract } from '../core/contract/types.js';
-import type { Calendar } from '../core/lifecycle/calendar.js';
-import { buildPlans, type MethodPlan } from '../core/translate/plan.js';
-import { type BackendClient, createBackendClient } from '../adapters/backend-client.js';
+import { buildPlans } from '../core/translate/plan.js';
+import { createBackendClient } from '../adapters/backend-client.js';
 import { createContractServices } from '../adapters/contract-services.js';
-import type { ContractServices } from '../core/contract/services.js';
 import { ConfigError, contractProblems, type LoadedConfig } from '../config/load.js';
-import { type GatewayConfig, passthroughEnabled } from '../config/schema.js';
-import { createPassThrough, type PassThrough } from './passthrough.js';
-import { createForwarder, type Forwarder } from './proxy.js';
-
-export type Clock = () => Date;
-
-export interface Runtime {
-  readonly config: GatewayConfig;
-  readonly calendar: Calendar;
-  readonly contract: LoadedContract;
-  readonly plans: ReadonlyMap<string, MethodPlan>;
-  readonly forwarder: Forwarder;
-  /** Requests outside /rpc/ and the gateway's own routes go to the upstream through this; undefined when off. */
-  readonly passthrough: PassThrough | undefined;
-  readonly backend: BackendClient;
-  /** The caches and lookups migrations reach through their context; this generation's own. */
-  readonly services: ContractServices;
-  readonly upstreamUrl: string;
-  readonly clock: Clock;
-  readonly logger: Logger;
-  /** Writes the one line per request (see src/cli/logger.ts for why it is a logger of its own). */
-  readonly requestLog: Logger;
-  readonly metrics: Metrics;
-  /** Counts a request in flight on this generation; call the returned function when it ends. */
-  track(): () => void;
-  /** Requests in flight on this generation. */
-  inFlight(): number;
-  /** Resolves once no request is in flight, then releases the upstream connections. */
-  retire(): Promise<void>;
-  close(): void;
-}
+import { passthroughEnabled } from '../config/schema.js';
+import type { Clock, Runtime } from '../edge/generation.js';
+import { createPassThrough } from '../edge/passthrough.js';
+import { createForwarder } from '../edge/proxy.js';
 
 export interface RuntimeOptions {
   readonly loaded: LoadedConfig;
@@ -85,7 +57,6 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       baseUrl: options.upstreamUrl,
       dispatcher: forwarder.pool,
       timeoutMs: config.upstream.timeoutMs,
-      headVersion: contract.head,
     });
     let active = 0;
     let drained: (() => void) | undefined;

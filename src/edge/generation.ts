@@ -1,0 +1,41 @@
+// One generation of the gateway, as the request path sees it: config, calendar, contract plans and upstream
+// connections, built together (src/gateway/runtime.ts) and swapped whole on a reload.
+
+import type { Logger } from 'pino';
+import type { Metrics } from '../admin/metrics.js';
+import type { BackendClient } from '../adapters/backend-client.js';
+import type { GatewayConfig } from '../config/schema.js';
+import type { LoadedContract } from '../core/contract/load.js';
+import type { ContractServices } from '../core/contract/services.js';
+import type { Calendar } from '../core/lifecycle/calendar.js';
+import type { MethodPlan } from '../core/translate/plan.js';
+import type { PassThrough } from './passthrough.js';
+import type { Forwarder } from './proxy.js';
+
+export type Clock = () => Date;
+
+export interface Runtime {
+  readonly config: GatewayConfig;
+  readonly calendar: Calendar;
+  readonly contract: LoadedContract;
+  readonly plans: ReadonlyMap<string, MethodPlan>;
+  readonly forwarder: Forwarder;
+  /** Requests outside /rpc/ and the gateway's own routes go to the upstream through this; undefined when off. */
+  readonly passthrough: PassThrough | undefined;
+  readonly backend: BackendClient;
+  /** The caches and lookups migrations reach through their context; this generation's own. */
+  readonly services: ContractServices;
+  readonly upstreamUrl: string;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  /** Writes the one line per request (see src/cli/logger.ts for why it is a logger of its own). */
+  readonly requestLog: Logger;
+  readonly metrics: Metrics;
+  /** Counts a request in flight on this generation; call the returned function when it ends. */
+  track(): () => void;
+  /** Requests in flight on this generation. */
+  inFlight(): number;
+  /** Resolves once no request is in flight, then releases the upstream connections. */
+  retire(): Promise<void>;
+  close(): void;
+}
