@@ -124,8 +124,16 @@ describe('the edge under arbitrary input', () => {
       fc.asyncProperty(nameArb, versionArb, async (name, version) => {
         const { res, seen } = await exchange(post(`/rpc/${encode(name)}`, '{}', [['x-dl-api-version', version]]));
         expectSane(res, seen);
+        const runtime = stack.gateway.runtime().contract;
+        const at = version === 'latest' ? runtime.head : Number(version);
         if (!knownMethods.has(name) || !/^[A-Za-z][A-Za-z0-9_]{0,63}$/.test(name)) {
           expect(res.status).toBe(404);
+          expect(res.body.code).toBe('ENDPOINT_NOT_FOUND');
+          expect(seen).toEqual([]);
+        } else if (!runtime.availableIn.get(name)?.includes(at)) {
+          // A method of another version: "not at this version", with the versions where it exists.
+          expect(res.status).toBe(404);
+          expect(res.body.details.availableIn).toEqual(runtime.availableIn.get(name));
           expect(res.body.code).toBe('ENDPOINT_NOT_FOUND');
           expect(seen).toEqual([]);
         } else {

@@ -1,7 +1,7 @@
 // API version 1: the DataLens public API, the report methods and page-numbered getEntries.
 
 import type { VersionSpec } from '../../core/contract/types.js';
-import { datalensV1Methods } from '../datalens/methods.js';
+import { datalensV1Methods } from '../datalens/index.js';
 import { getEntriesV1 } from './entries.js';
 import { reportAdditionsV1, reportMethodsV1 } from './reports.js';
 

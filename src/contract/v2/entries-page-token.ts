@@ -11,7 +11,8 @@ import { custom, request } from '../../core/contract/builders.js';
 import { GatewayError } from '../../core/errors.js';
 import type { CustomChange, Json, MethodSpec, MigrationContext } from '../../core/contract/types.js';
 import type { ContractDeps } from '../deps.js';
-import { entryObject } from '../v1/entries.js';
+import { open } from '../datalens/common.js';
+import { entriesAnswer, getEntriesArgs } from '../v1/entries.js';
 
 /** The largest page the backend serves (v2 getEntries `pageSize`): walks take steps of this size. */
 export const LARGEST_PAGE_SIZE = 200;
@@ -19,15 +20,19 @@ export const LARGEST_PAGE_SIZE = 200;
 export const DEFAULT_PAGE_SIZE = 100;
 
 export const getEntriesV2: MethodSpec = {
-  description: 'Lists entries, filtered by ids, author and scope, one page at a time (follow nextPageToken).',
-  request: z.looseObject({
-    ids: z.array(z.string().min(1)).optional(),
-    createdBy: z.array(z.string().min(1)).optional(),
-    scope: z.string().optional(),
+  description: 'Lists entries, filtered by ids, author, scope, type or name, one page at a time (follow nextPageToken).',
+  // The real v2 arguments: v1's, with ids and createdBy as arrays, pageToken for page, and (datalens-additions.ts)
+  // ignoreSharedEntries and type.
+  request: open({
+    ...getEntriesArgs,
+    ids: z.array(z.string()).max(1000).optional(),
+    createdBy: z.array(z.string()).optional(),
     pageToken: z.string().optional(),
+    ignoreSharedEntries: z.boolean().optional(),
+    type: z.string().optional(),
     pageSize: z.number().int().min(1).max(LARGEST_PAGE_SIZE).optional(),
   }),
-  response: z.looseObject({ entries: z.array(entryObject), nextPageToken: z.string().optional() }),
+  response: entriesAnswer,
 };
 
 const asArray = (v: unknown) => (v === undefined || Array.isArray(v) ? v : [v]);

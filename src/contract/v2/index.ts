@@ -4,11 +4,12 @@
 import type { VersionSpec } from '../../core/contract/types.js';
 import type { ContractDeps } from '../deps.js';
 import { version1 } from '../v1/index.js';
+import { datalensChangesV2, datalensMethodsV2 } from './datalens-additions.js';
 import { entriesPageToken, getEntriesV2 } from './entries-page-token.js';
 import { reportMethodsV2, reportsWorkbookId } from './reports-workbook-id.js';
 
 export const version2 = (deps: ContractDeps): VersionSpec => ({
   version: 2,
-  methods: { ...version1.methods, ...reportMethodsV2, getEntries: getEntriesV2 },
-  changes: [reportsWorkbookId(deps), entriesPageToken(deps)],
+  methods: { ...version1.methods, ...datalensMethodsV2, ...reportMethodsV2, getEntries: getEntriesV2 },
+  changes: [reportsWorkbookId(deps), entriesPageToken(deps), ...datalensChangesV2],
 });

@@ -92,6 +92,8 @@ export interface MethodSpec {
   readonly request: z.ZodType;
   readonly response: z.ZodType;
   readonly objects?: readonly ObjectLocation[];
+  /** The real method takes no arguments (or only optional ones): an empty body, with no content type needed, reads as `{}`. */
+  readonly emptyBody?: boolean;
 }
 
 export interface VersionSpec {

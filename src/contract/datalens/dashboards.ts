@@ -1,0 +1,106 @@
+// The dashboard methods of the DataLens public API v1 (the v1 dashboard format).
+//
+// Sources: github.com/datalens-tech/datalens-ui (commit f581b7c31d6e9189ebeb1e1632b5fe7570534fb8),
+//   src/shared/schema/mix/schemas/dash/{get-dashboard-v1,create-dashboard-v1,update-dashboard-v1,delete-dashboard,dash-v1}.ts,
+//   the dashboard data in src/shared/zod-schemas/dash.ts (tabs and aliases strict, the rest not),
+//   the key-or-workbook rule in src/shared/zod-schemas/entry.ts, DASH_CURRENT_SCHEME_VERSION in src/shared/constants/dash.ts.
+// Tab items, layout, connections and global items are kept open here (the real union of item kinds is not repeated).
+
+import { z } from 'zod';
+import type { MethodSpec } from '../../core/contract/types.js';
+import { annotation, answer, branch, empty, flag, id, method, open, permissions, record, storedEntry, strict, text, updateMode } from './common.js';
+
+const DASH_SCHEME_VERSION = 8;
+
+const tab = strict({
+  id: z.string().min(1),
+  title: z.string().min(1),
+  items: z.array(record),
+  layout: z.array(record),
+  connections: z.array(record),
+  aliases: strict({ default: z.array(z.array(z.string().min(1)).min(2).max(2)).optional() }),
+  globalItems: z.array(record).optional(),
+});
+
+const settings = open({
+  autoupdateInterval: z.number().min(30).nullable(),
+  maxConcurrentRequests: z.number().min(1).nullable(),
+  loadPriority: text,
+  silentLoading: z.boolean(),
+  dependentSelectors: z.boolean(),
+  globalParams: record.optional(),
+  hideTabs: z.boolean(),
+  hideDashTitle: flag,
+  expandTOC: z.boolean(),
+  assistantEnabled: flag,
+});
+
+const dashData = {
+  counter: z.number().int().min(1),
+  salt: z.string().min(1),
+  tabs: z.array(tab),
+  settings,
+  supportDescription: text,
+  accessDescription: text,
+};
+
+/** A dashboard's meta: string or boolean values. */
+const dashMeta = z.record(z.string(), z.union([z.string(), z.boolean()])).nullable();
+
+const dashboard = storedEntry.extend({
+  scope: z.literal('dash'),
+  type: z.literal(''),
+  version: z.literal(1),
+  data: open({ ...dashData, schemeVersion: z.number() }),
+  meta: dashMeta,
+});
+const dashboardAnswer = answer({ entry: dashboard });
+
+export const dashboardMethods: Record<string, MethodSpec> = {
+  // get-dashboard-v1.ts: not strict.
+  getDashboard: method(
+    'Returns a dashboard in the v1 dashboard format.',
+    open({
+      dashboardId: id,
+      revId: text,
+      includePermissions: flag,
+      includeLinks: flag,
+      includeFavorite: flag,
+      branch: branch.optional(),
+      workbookId: text,
+    }),
+    answer({ entry: dashboard, isFavorite: flag, permissions: permissions.optional() }),
+  ),
+  // create-dashboard-v1.ts: not strict; the backend also requires either `key` alone or `workbookId` with `name`.
+  createDashboard: method(
+    'Creates a dashboard, in a folder (`entry.key`) or a workbook (`entry.workbookId` and `entry.name`).',
+    open({
+      entry: open({
+        data: open(dashData),
+        meta: z.record(z.string(), z.string()).nullable(),
+        annotation: annotation.optional(),
+        key: text,
+        workbookId: text,
+        name: text,
+      }),
+    }),
+    dashboardAnswer,
+  ),
+  // update-dashboard-v1.ts: strict, and so is its entry.
+  updateDashboard: method(
+    'Saves or publishes a new revision of a dashboard.',
+    strict({
+      entry: strict({
+        entryId: id,
+        data: open({ ...dashData, schemeVersion: z.literal(DASH_SCHEME_VERSION) }),
+        meta: dashMeta,
+        revId: text,
+        annotation: annotation.optional(),
+      }),
+      mode: updateMode,
+    }),
+    dashboardAnswer,
+  ),
+  // delete-dashboard.ts: strict.
+  deleteDashboard: method('Deletes a dashboard.', strict({ dashboardId: id, lockToken: text }), empty),
+};

@@ -1,0 +1,79 @@
+// The Editor chart methods, added at version 2 (the public API reference documents them; datalens-ui v1.ts does not list them).
+//
+// Source: github.com/yandex-cloud/docs, en/datalens/openapi-ref/{get,create,update,delete}EditorChart.md
+// (the generated DataLens API reference). Strictness is not documented there: unknown fields pass.
+
+import { z } from 'zod';
+import type { MethodSpec } from '../../core/contract/types.js';
+import { annotation, answer, empty, flag, id, method, nullableId, open, permissions, storedEntry, text, updateMode } from './common.js';
+
+/** The Editor node types the reference lists (create documents the first five, update all of them). */
+const editorType = z.enum([
+  'table_node',
+  'd3_node',
+  'markdown_node',
+  'advanced-chart_node',
+  'control_node',
+  'graph_node',
+  'timeseries_node',
+  'metric_node',
+  'markup_node',
+  'ymap_node',
+  'module',
+]);
+
+/** An Editor chart's tabs (meta, params, sources, prepare, config, …): each a string of code or JSON. */
+const tabs = z.record(z.string(), z.string());
+const links = z.record(z.string(), z.string());
+
+const editorChart = storedEntry.extend({ scope: z.literal('widget'), version: z.literal(1).optional(), data: tabs });
+
+export const editorChartMethods: Record<string, MethodSpec> = {
+  getEditorChart: method(
+    'Returns an Editor chart.',
+    open({
+      chartId: id,
+      workbookId: nullableId.optional(),
+      revId: text,
+      includePermissions: flag,
+      includeLinks: flag,
+      includeFavorite: flag,
+      branch: z.enum(['saved']).optional(),
+    }),
+    answer({ entry: editorChart, isFavorite: flag, permissions: permissions.optional() }),
+  ),
+  createEditorChart: method(
+    'Creates an Editor chart, in a folder (`entry.key`) or a workbook (`entry.workbookId` and `entry.name`).',
+    open({
+      mode: updateMode.optional(),
+      entry: open({
+        type: editorType,
+        data: tabs,
+        annotation,
+        meta: z.record(z.string(), z.unknown()).optional(),
+        links: links.optional(),
+        key: text,
+        workbookId: text,
+        name: text,
+      }),
+    }),
+    answer({ entry: editorChart }),
+  ),
+  updateEditorChart: method(
+    'Saves or publishes a new revision of an Editor chart.',
+    open({
+      mode: updateMode,
+      entry: open({
+        entryId: id,
+        revId: z.string(),
+        type: editorType,
+        data: tabs,
+        annotation,
+        meta: z.record(z.string(), z.unknown()).optional(),
+        links: links.optional(),
+      }),
+    }),
+    answer({ entry: editorChart }),
+  ),
+  deleteEditorChart: method('Deletes an Editor chart.', open({ chartId: id }), empty),
+};

@@ -1,0 +1,32 @@
+// Methods the API changelog adds at version 2 whose argument schemas our sources do not publish: folders and
+// permissions (15.06.2026), HTML pages and entry locks (28.07.2026).
+//
+// Source: github.com/yandex-cloud/docs, en/datalens/release-notes/api-changelog.md (names and purpose only).
+// Their arguments are open: the gateway checks only that the body is a JSON object and passes every field on.
+
+import type { MethodSpec } from '../../core/contract/types.js';
+import { answer, method, open } from './common.js';
+
+const passed = (description: string): MethodSpec => method(`${description} Arguments as the backend defines them.`, open({}), answer({}));
+
+export const folderMethods: Record<string, MethodSpec> = {
+  deleteFolder: passed('Deletes a folder.'),
+  moveFolderEntry: passed('Moves an entry to another folder.'),
+  dlsSuggest: passed('Suggests users and groups to grant folder access to.'),
+  getPermissions: passed('Returns the permissions set on a folder entry.'),
+  modifyPermissions: passed('Grants or revokes permissions on a folder entry.'),
+  batchListMembers: passed('Lists the members of several access subjects at once.'),
+};
+
+export const htmlPageMethods: Record<string, MethodSpec> = {
+  createHtmlPage: passed('Creates an HTML page.'),
+  getHtmlPage: passed('Returns an HTML page.'),
+  updateHtmlPage: passed('Saves a new revision of an HTML page.'),
+  deleteHtmlPage: passed('Deletes an HTML page.'),
+};
+
+export const entryLockMethods: Record<string, MethodSpec> = {
+  createEntryLock: passed('Takes an edit lock on an entry (a chart, a dashboard, …).'),
+  extendEntryLock: passed('Extends an edit lock the caller holds.'),
+  deleteEntryLock: passed('Releases an edit lock.'),
+};
