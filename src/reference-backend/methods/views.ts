@@ -1,4 +1,5 @@
-// The answers' shapes, built from the stored objects (fresh objects: an answer never aliases the store).
+// The answers' shapes, built from the stored objects. Nested values (data, meta) are shared with the store, not
+// copied: an answer is serialised before the next request runs, and stored values are replaced, never mutated.
 // Sources, datalens-tech/datalens-ui: src/shared/schema/us/schemas/{collections,workbooks}/index.ts,
 // src/shared/schema/us/types/fields.ts (EntryFields), src/shared/schema/us/schemas/entries/get-entries.ts,
 // src/shared/schema/us/schemas/workbooks/get-workbook-entries.ts, src/shared/schema/mix/schemas/dash/dash-v1.ts,
@@ -10,14 +11,12 @@ import { COLLECTION_PERMISSIONS, ENTRY_PERMISSIONS, WORKBOOK_PERMISSIONS } from 
 
 type Json = Record<string, unknown>;
 
-const copy = <T>(value: T): T => (value === null || typeof value !== 'object' ? value : structuredClone(value));
-
 export function collectionView(c: Collection, withPermissions = false): Json {
-  return { ...c, meta: copy(c.meta), ...(withPermissions && { permissions: { ...COLLECTION_PERMISSIONS } }) };
+  return { ...c, meta: c.meta, ...(withPermissions && { permissions: { ...COLLECTION_PERMISSIONS } }) };
 }
 
 export function workbookView(w: Workbook, withPermissions = false): Json {
-  return { ...w, meta: copy(w.meta), ...(withPermissions && { permissions: { ...WORKBOOK_PERMISSIONS } }) };
+  return { ...w, meta: w.meta, ...(withPermissions && { permissions: { ...WORKBOOK_PERMISSIONS } }) };
 }
 
 /** What US answers for an entry (EntryFields), the chart methods' answer. */
@@ -33,10 +32,10 @@ export function entryView(e: Entry, options: { permissions?: boolean | undefined
     revId: e.revId,
     savedId: e.savedId,
     publishedId: e.publishedId,
-    data: copy(e.data),
-    meta: copy(e.meta),
-    links: options.links === false ? null : copy(e.links),
-    annotation: copy(e.annotation),
+    data: e.data,
+    meta: e.meta,
+    links: options.links === false ? null : e.links,
+    annotation: e.annotation,
     hidden: e.hidden,
     public: e.public,
     createdAt: e.createdAt,
@@ -58,7 +57,7 @@ export function entryRow(e: Entry, workbookTitle: string | null, options: { data
     name: nameOf(e.key),
     scope: e.scope,
     type: e.type,
-    meta: copy(e.meta),
+    meta: e.meta,
     createdAt: e.createdAt,
     updatedAt: e.updatedAt,
     createdBy: e.createdBy,
@@ -71,9 +70,9 @@ export function entryRow(e: Entry, workbookTitle: string | null, options: { data
     collectionId: e.collectionId,
     isFavorite: false,
     isLocked: false,
-    links: options.links ? copy(e.links) : null,
+    links: options.links ? e.links : null,
     version: e.version,
-    ...(options.data && { data: copy(e.data) }),
+    ...(options.data && { data: e.data }),
     ...(options.permissions && { permissions: { ...ENTRY_PERMISSIONS } }),
   };
 }
@@ -93,7 +92,7 @@ export function workbookEntryRow(e: Entry, withPermissions: boolean): Json {
     savedId: e.savedId,
     publishedId: e.publishedId,
     revId: e.revId,
-    meta: copy(e.meta),
+    meta: e.meta,
     hidden: e.hidden,
     workbookId: e.workbookId,
     collectionId: e.collectionId,
@@ -139,7 +138,7 @@ export const DATASET_DESCRIPTION_DEFAULT = '';
 
 /** A dataset as the BI API reads it (Dataset), with the version it was saved under. */
 export function datasetView(e: Entry): Json {
-  const data = (copy(e.data) ?? {}) as Json;
+  const data = (e.data ?? {}) as Json;
   const dataset = { ...((data.dataset as Json | undefined) ?? {}) };
   if (typeof dataset.description !== 'string') dataset.description = DATASET_DESCRIPTION_DEFAULT;
   return {
@@ -159,13 +158,13 @@ export function datasetView(e: Entry): Json {
 /** A connection as the BI API reads it: its settings at the top level beside id, name and db_type. */
 export function connectionView(e: Entry): Json {
   return {
-    ...((copy(e.data) ?? {}) as Json),
+    ...((e.data ?? {}) as Json),
     id: e.entryId,
     key: e.key,
     name: nameOf(e.key),
     db_type: e.type,
     workbook_id: e.workbookId,
-    meta: copy(e.meta),
+    meta: e.meta,
     created_at: e.createdAt,
     updated_at: e.updatedAt,
     version: e.version,
