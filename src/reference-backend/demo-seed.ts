@@ -1,7 +1,8 @@
-// The demo data the CLI backend starts with: two collections, a few workbooks (one per legacy folder) and 30 entries,
-// among them a dashboard that shows a Wizard chart built on a dataset over a connection, a QL and an Editor chart.
+// The demo data the CLI backend starts with: two collections, a few workbooks (one per legacy folder), 30 entries
+// (among them a dashboard that shows a Wizard chart built on a dataset over a connection, a QL and an Editor chart)
+// and a report.
 
-import type { Seed, SeedCollection, SeedEntry, SeedWorkbook } from './store.js';
+import type { Seed, SeedCollection, SeedEntry, SeedReport, SeedWorkbook } from './store.js';
 import { ENTRY_SCOPES } from './store.js';
 
 export const DEMO_COLLECTIONS: readonly SeedCollection[] = [
@@ -67,5 +68,10 @@ export const DEMO_ENTRIES: readonly SeedEntry[] = Array.from({ length: 30 }, (_,
   };
 });
 
+/** One report, created by a version-1 script under its legacy key (so version 1 may read and change it). */
+export const DEMO_REPORTS: readonly SeedReport[] = [
+  { id: 'rep_demo_q1', workbookId: 'wb_demo_marketing', legacyKey: 'reports/marketing/q1', config: { rows: 10 }, version: 1 },
+];
+
 /** All of the demo data, as `npm start`, the tests' stack and the bench seed it. */
-export const DEMO_SEED: Seed = { collections: DEMO_COLLECTIONS, workbooks: DEMO_WORKBOOKS, entries: DEMO_ENTRIES };
+export const DEMO_SEED: Seed = { collections: DEMO_COLLECTIONS, workbooks: DEMO_WORKBOOKS, entries: DEMO_ENTRIES, reports: DEMO_REPORTS };

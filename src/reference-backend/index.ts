@@ -7,9 +7,9 @@ import { createBackendServer, type RecordedRequest } from './server.js';
 import { Store, type Seed } from './store.js';
 
 export type { RecordedRequest } from './server.js';
-export type { Collection, Entry, EntryScope, Report, Seed, SeedCollection, SeedEntry, SeedWorkbook, Workbook } from './store.js';
+export type { Collection, Entry, EntryScope, Report, Seed, SeedCollection, SeedEntry, SeedReport, SeedWorkbook, Workbook } from './store.js';
 export { ENTRY_SCOPES } from './store.js';
-export { DEMO_COLLECTIONS, DEMO_ENTRIES, DEMO_SEED, DEMO_WORKBOOKS } from './demo-seed.js';
+export { DEMO_COLLECTIONS, DEMO_ENTRIES, DEMO_REPORTS, DEMO_SEED, DEMO_WORKBOOKS } from './demo-seed.js';
 
 export interface ReferenceBackendOptions {
   /** The latest API version the backend speaks (2 in the shipped setup). */

@@ -4,19 +4,20 @@
 import { CollectionStore, type SeedCollection } from './stores/collections.js';
 import { EntryStore, type SeedEntry } from './stores/entries.js';
 import { OperationStore } from './stores/operations.js';
-import { ReportStore } from './stores/reports.js';
+import { ReportStore, type SeedReport } from './stores/reports.js';
 import { WorkbookStore, type SeedWorkbook } from './stores/workbooks.js';
 
 export { assertWritableBy, restamp } from './stores/guard.js';
 export type { Collection, SeedCollection } from './stores/collections.js';
 export { ENTRY_SCOPES, type Entry, type EntryScope, type SeedEntry } from './stores/entries.js';
-export type { Report, ReportPatch } from './stores/reports.js';
+export type { Report, ReportPatch, SeedReport } from './stores/reports.js';
 export type { SeedWorkbook, Workbook } from './stores/workbooks.js';
 
 export interface Seed {
   collections?: readonly SeedCollection[];
   workbooks?: readonly SeedWorkbook[];
   entries?: readonly SeedEntry[];
+  reports?: readonly SeedReport[];
 }
 
 /** Who saved the seed's objects when the seed names nobody. */
@@ -60,6 +61,10 @@ export class Store {
       this.entries.seed(e, e.createdBy ?? SEED_ACTOR, version);
     }
     this.entries.relink();
+    for (const r of seed.reports ?? []) {
+      if (!this.workbooks.has(r.workbookId)) throw new Error(`Seed report ${r.id}: unknown workbook ${r.workbookId}`);
+      this.reports.seed(r, this.seedVersion(r.version, `report ${r.id}`));
+    }
   }
 
   private seedVersion(version: number | undefined, what: string): number {

@@ -16,6 +16,16 @@ export interface Report {
   updatedAt: string;
 }
 
+export interface SeedReport {
+  id: string;
+  workbookId: string;
+  config: Record<string, unknown>;
+  description?: string;
+  legacyKey?: string;
+  /** Defaults to the head version. */
+  version?: number;
+}
+
 export interface ReportPatch {
   workbookId?: string | undefined;
   config?: Record<string, unknown> | undefined;
@@ -40,6 +50,14 @@ export class ReportStore {
     if (input.legacyKey !== undefined) report.legacyKey = input.legacyKey;
     this.byId.set(report.id, report);
     return { ...report };
+  }
+
+  seed(seed: SeedReport, version: number): void {
+    if (this.byId.has(seed.id)) throw new Error(`Seed report ${seed.id}: duplicate id`);
+    const at = now();
+    const report: Report = { id: seed.id, workbookId: seed.workbookId, config: seed.config, description: seed.description ?? '', version, createdAt: at, updatedAt: at };
+    if (seed.legacyKey !== undefined) report.legacyKey = seed.legacyKey;
+    this.byId.set(seed.id, report);
   }
 
   get(reportId: string): Report {
