@@ -13,7 +13,7 @@ import { createGateway, type Gateway } from '../edge/app.js';
 import { readinessOptions } from '../edge/discovery.js';
 import { checkReadiness } from '../edge/readiness.js';
 import { createRuntime, type Runtime } from '../edge/runtime.js';
-import { DEMO_ENTRIES, DEMO_WORKBOOKS, createReferenceBackend } from '../reference-backend/index.js';
+import { DEMO_SEED, createReferenceBackend } from '../reference-backend/index.js';
 import { calendarLines } from './calendar-table.js';
 import { redactingLogger, requestLineLogger } from './logger.js';
 import { validateConfigFile } from './validate-config.js';
@@ -80,7 +80,7 @@ export async function serve(options: ServeOptions): Promise<Serving> {
     if (!embeddedUrl) {
       const backend = createReferenceBackend({
         headVersion: 2,
-        seed: { workbooks: [...DEMO_WORKBOOKS], entries: [...DEMO_ENTRIES] },
+        seed: DEMO_SEED,
       });
       embeddedUrl = await backend.listen(0, '127.0.0.1');
       stopBackend = () => backend.close();

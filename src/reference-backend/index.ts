@@ -2,19 +2,19 @@
 
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
-import { DEMO_ENTRIES, DEMO_WORKBOOKS } from './demo-seed.js';
+import { DEMO_SEED } from './demo-seed.js';
 import { createBackendServer, type RecordedRequest } from './server.js';
-import { Store, type SeedEntry, type SeedWorkbook } from './store.js';
+import { Store, type Seed } from './store.js';
 
 export type { RecordedRequest } from './server.js';
-export type { Entry, EntryScope, Report, SeedEntry, SeedWorkbook, Workbook } from './store.js';
+export type { Collection, Entry, EntryScope, Report, Seed, SeedCollection, SeedEntry, SeedReport, SeedWorkbook, Workbook } from './store.js';
 export { ENTRY_SCOPES } from './store.js';
-export { DEMO_ENTRIES, DEMO_WORKBOOKS } from './demo-seed.js';
+export { DEMO_COLLECTIONS, DEMO_ENTRIES, DEMO_REPORTS, DEMO_SEED, DEMO_WORKBOOKS } from './demo-seed.js';
 
 export interface ReferenceBackendOptions {
   /** The latest API version the backend speaks (2 in the shipped setup). */
   headVersion: number;
-  seed?: { workbooks?: SeedWorkbook[]; entries?: SeedEntry[] };
+  seed?: Seed;
   /** Default 1 MiB. */
   maxBodyBytes?: number;
 }
@@ -93,7 +93,7 @@ export async function startReferenceBackendFromEnv(env: NodeJS.ProcessEnv = proc
   const host = env.BACKEND_HOST?.trim() || '127.0.0.1';
   const backend = createReferenceBackend({
     headVersion: 2,
-    seed: { workbooks: [...DEMO_WORKBOOKS], entries: [...DEMO_ENTRIES] },
+    seed: DEMO_SEED,
   });
   const url = await backend.listen(port, host);
   return { url, backend, close: () => backend.close() };

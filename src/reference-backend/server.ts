@@ -3,7 +3,7 @@
 import { isUtf8 } from 'node:buffer';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { BackendError, problemBody } from './errors.js';
-import { invoke, METHODS } from './methods.js';
+import { invoke, METHODS } from './methods/index.js';
 import type { Store } from './store.js';
 
 export interface RecordedRequest {

@@ -59,7 +59,7 @@ const ctxFor = (principal: string): MigrationContext => ({
       body: JSON.stringify(body),
     });
     const parsed = (await res.json()) as Json;
-    if (!res.ok) throw new BackendCallError(method, res.status, parsed, `backend answered ${res.status}`);
+    if (!res.ok) throw new BackendCallError(res.status, parsed);
     return parsed;
   },
 });

@@ -9,12 +9,7 @@ import type { Contract } from '../../src/core/contract/types.js';
 import type { ContractDeps } from '../../src/contract/deps.js';
 import { createGateway, type Gateway, type ServerLimits } from '../../src/edge/app.js';
 import { createRuntime } from '../../src/edge/runtime.js';
-import {
-  DEMO_ENTRIES,
-  DEMO_WORKBOOKS,
-  createReferenceBackend,
-  type ReferenceBackend,
-} from '../../src/reference-backend/index.js';
+import { DEMO_SEED, createReferenceBackend, type ReferenceBackend } from '../../src/reference-backend/index.js';
 
 /** The calendar most tests use: v1 released 2025-01-15, v2 released 2026-10-01, 180-day window. */
 export const CALENDAR = {
@@ -63,7 +58,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   if (!backendUrl) {
     backend = createReferenceBackend({
       headVersion: 2,
-      seed: { workbooks: [...DEMO_WORKBOOKS], entries: [...DEMO_ENTRIES] },
+      seed: DEMO_SEED,
     });
     backendUrl = await backend.listen(0, '127.0.0.1');
   }
