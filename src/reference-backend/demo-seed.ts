@@ -18,7 +18,7 @@ export const DEMO_WORKBOOKS: readonly SeedWorkbook[] = [
 ];
 
 const TYPES: Record<(typeof ENTRY_SCOPES)[number], string> = {
-  dash: 'dash',
+  dash: '', // United Storage dashboards have an empty type (as createDashboard stores them)
   widget: 'graph_wizard_node',
   dataset: 'dataset',
   connection: 'clickhouse',

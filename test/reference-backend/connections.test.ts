@@ -9,10 +9,10 @@ beforeAll(async () => {
 afterAll(() => s.backend.close());
 
 describe('connections', () => {
-  it('serves the demo connection: its settings beside id, name and db_type', async () => {
+  it('serves the demo connection: its settings beside id, name and type', async () => {
     const r = await rpc(s.url, 'getConnection', { connectionId: 'ent_demo_04' });
     expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ id: 'ent_demo_04', name: 'connection-04', db_type: 'clickhouse', host: 'localhost', workbook_id: 'wb_demo_sandbox', version: 2 });
+    expect(r.body).toMatchObject({ id: 'ent_demo_04', name: 'connection-04', type: 'clickhouse', host: 'localhost', workbook_id: 'wb_demo_sandbox', version: 2 });
   });
 
   it('creates a connection (answering its id), updates its settings and deletes it', async () => {
@@ -20,7 +20,7 @@ describe('connections', () => {
     expect(created.status).toBe(200);
     expect(Object.keys(created.body)).toEqual(['id']);
     const id = created.body.id;
-    expect((await rpc(s.url, 'getConnection', { connectionId: id })).body).toMatchObject({ db_type: 'postgres', host: 'db', port: 5432, version: 1 });
+    expect((await rpc(s.url, 'getConnection', { connectionId: id })).body).toMatchObject({ type: 'postgres', host: 'db', port: 5432, version: 1 });
     expect((await rpc(s.url, 'updateConnection', { connectionId: id, data: { port: 6432 } }, { clientVersion: 1 })).body).toEqual({});
     expect((await rpc(s.url, 'getConnection', { connectionId: id })).body).toMatchObject({ host: 'db', port: 6432 });
     expect((await rpc(s.url, 'deleteConnection', { connectionId: id }, { clientVersion: 1 })).body).toEqual({});

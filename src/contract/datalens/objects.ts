@@ -15,6 +15,8 @@ const collection = one('collection', 'collectionId');
 const workbook = one('workbook', 'workbookId');
 const dashboard = one('dashboard', 'entryId', 'entry');
 const chart = one('chart', 'entryId');
+/** Editor charts answer `{entry}` (the public API reference). */
+const editorChart = one('chart', 'entryId', 'entry');
 const dataset = one('dataset', 'id');
 const connection = one('connection', 'id');
 
@@ -55,9 +57,9 @@ export const DATALENS_OBJECTS: Readonly<Record<string, readonly ObjectLocation[]
   getQLChart: chart,
   createQLChart: chart,
   updateQLChart: chart,
-  getEditorChart: chart,
-  createEditorChart: chart,
-  updateEditorChart: chart,
+  getEditorChart: editorChart,
+  createEditorChart: editorChart,
+  updateEditorChart: editorChart,
 
   getDataset: dataset,
   createDataset: dataset,

@@ -36,6 +36,9 @@ function fieldsOf(kind: ChartKind, args: Args): Json {
   return entry as Json;
 }
 
+/** Editor answers hold the entry under `entry` (the public API reference, getEditorChart.md); Wizard and QL answer it bare. */
+const answerOf = (kind: ChartKind, view: Json): Json => (kind.nested ? { entry: view } : view);
+
 const requireChart = (ctx: CallContext, kind: ChartKind, chartId: string): Entry => ctx.store.entries.require(chartId, 'widget', (e) => kind.is(e.type));
 
 // Used only while the contract does not list a method (the Editor ones arrive with the real v2 catalogue).
@@ -47,7 +50,7 @@ function chartMethods(kind: ChartKind): Record<string, MethodHandler> {
   return {
     [`get${n}Chart`]: fromContract(`get${n}Chart`, (args, ctx) => {
       const entry = revisionOf(ctx, requireChart(ctx, kind, args.chartId), args);
-      return entryView(entry, { permissions: args.includePermissions, links: args.includeLinks !== false });
+      return answerOf(kind, entryView(entry, { permissions: args.includePermissions, links: args.includeLinks !== false }));
     }, byChartId),
 
     [`create${n}Chart`]: fromContract(`create${n}Chart`, (args, ctx) => {
@@ -69,7 +72,7 @@ function chartMethods(kind: ChartKind): Record<string, MethodHandler> {
         actorOf(ctx),
         ctx.clientVersion,
       );
-      return entryView(entry);
+      return answerOf(kind, entryView(entry));
     }, withEntry),
 
     [`update${n}Chart`]: fromContract(`update${n}Chart`, (args, ctx) => {
@@ -86,7 +89,7 @@ function chartMethods(kind: ChartKind): Record<string, MethodHandler> {
         },
         modeOf(args.mode),
       );
-      return entryView(saved);
+      return answerOf(kind, entryView(saved));
     }, withEntry),
 
     [`delete${n}Chart`]: fromContract(`delete${n}Chart`, (args, ctx) => deleteEntry(ctx, requireChart(ctx, kind, args.chartId)), byChartId),

@@ -155,14 +155,14 @@ export function datasetView(e: Entry): Json {
   };
 }
 
-/** A connection as the BI API reads it: its settings at the top level beside id, name and db_type. */
+/** A connection as the BI API reads it (ConnectionData): its settings at the top level beside id, name and its connector `type`. */
 export function connectionView(e: Entry): Json {
   return {
     ...((e.data ?? {}) as Json),
     id: e.entryId,
     key: e.key,
     name: nameOf(e.key),
-    db_type: e.type,
+    type: e.type,
     workbook_id: e.workbookId,
     meta: e.meta,
     created_at: e.createdAt,
