@@ -13,6 +13,7 @@ import { resolveVersion } from '../core/version/resolve.js';
 import { isJsonMediaType } from '../core/media-type.js';
 import { backendRefusal, type Refusal } from './backend-refusal.js';
 import { parseJson, readBody, withoutBom } from './body.js';
+import { argumentsBody, mediaTypeOptional } from './empty-body.js';
 import { guardJson } from './json-guard.js';
 import { Caller } from './client-id.js';
 import { forwardableHeaders, ownAnswerHeaders, requestIdOf } from './headers.js';
@@ -110,7 +111,7 @@ class RpcCall {
       if (plan.unservable) {
         throw new GatewayError('VERSION_TRANSLATION_FAILED', plan.unservable, { method, field: null });
       }
-      if (!isJsonMediaType(req.headers['content-type'])) {
+      if (!mediaTypeOptional(plan.spec, req.headers) && !isJsonMediaType(req.headers['content-type'])) {
         throw new GatewayError('UNSUPPORTED_MEDIA_TYPE', 'send the body as application/json', {
           received: String(req.headers['content-type'] ?? '').slice(0, 100),
         });
@@ -225,6 +226,7 @@ class RpcCall {
 
   private async forward(plan: MethodPlan, raw: Buffer): Promise<void> {
     const { rt, req, res, log } = this;
+    raw = argumentsBody(plan.spec, req.headers, raw);
     const json = parseJson(raw);
     guardJson(raw, json, rt.config.limits.jsonDepth);
     const valid = validateRequest(plan, json);

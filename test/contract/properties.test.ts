@@ -170,7 +170,8 @@ describe('property 1: every v1 body translates to a valid v2 body, or fails with
           expect(result.error.details).toMatchObject({ field: 'key', key: body.key });
           return;
         }
-        expect(v2RequestSchema('createReport').safeParse(result.ok).success).toBe(true);
+        // Valid at v2 but for `legacyKey`, which only the gateway sends (the backend keeps it for v1 reads).
+        expect(v2RequestSchema('createReport').safeParse(omit(result.ok, 'legacyKey')).success).toBe(true);
         expect(result.ok).toStrictEqual({
           workbookId,
           legacyKey: body.key,
@@ -194,7 +195,7 @@ describe('property 1: every v1 body translates to a valid v2 body, or fails with
           expect(typeof body.key === 'string' && expectedWorkbook(body.key) === undefined).toBe(true);
           return;
         }
-        expect(v2RequestSchema('updateReport').safeParse(result.ok).success).toBe(true);
+        expect(v2RequestSchema('updateReport').safeParse(omit(result.ok, 'legacyKey')).success).toBe(true);
         if (typeof body.key !== 'string') {
           expect(result.ok).toStrictEqual(body);
         } else {

@@ -5,7 +5,7 @@ import { fieldAdded, fieldRenamed, methodAdded, object, request } from '../../sr
 import { loadContract } from '../../src/core/contract/load.js';
 import type { Contract, MethodSpec } from '../../src/core/contract/types.js';
 import { renderChangelog } from '../../src/core/derive/changelog.js';
-import { openApiFor } from '../../src/core/derive/openapi.js';
+import { UNKNOWN_FIELDS_RULE, openApiFor } from '../../src/core/derive/openapi.js';
 import { ERROR_CATALOGUE } from '../../src/core/errors.js';
 import { buildCalendar } from '../../src/core/lifecycle/calendar.js';
 
@@ -118,7 +118,7 @@ describe('openApiFor', () => {
     expect(doc.info).toMatchObject({
       title: 'DataLens public API',
       version: '2',
-      description: 'API version 2, served by dl-version-gateway. Send `x-dl-api-version: 2` with every call.',
+      description: `API version 2, served by dl-version-gateway. Send \`x-dl-api-version: 2\` with every call. ${UNKNOWN_FIELDS_RULE}`,
     });
   });
 
@@ -126,10 +126,10 @@ describe('openApiFor', () => {
     const old = openApiFor(loaded(), 1, { deprecated: true, sunset: new Date('2026-03-01T00:00:00Z') }) as Doc;
     expect(Object.values(old.paths).map((p) => p.post.deprecated)).toEqual([true, true]);
     expect(old.info.description).toBe(
-      'API version 1, served by dl-version-gateway. Send `x-dl-api-version: 1` with every call. This version is deprecated and served until 2026-03-01T00:00:00.000Z; see /changelog.',
+      `API version 1, served by dl-version-gateway. Send \`x-dl-api-version: 1\` with every call. ${UNKNOWN_FIELDS_RULE} This version is deprecated and served until 2026-03-01T00:00:00.000Z; see /changelog.`,
     );
     const noSunset = openApiFor(loaded(), 1, { deprecated: true }) as Doc;
-    expect(noSunset.info.description).toMatch(/every call\. This version is deprecated; see \/changelog\.$/);
+    expect(noSunset.info.description).toMatch(/ refuses them with VALIDATION_ERROR; elsewhere they pass to the backend unchanged\. This version is deprecated; see \/changelog\.$/);
   });
 
   it('refuses a version the contract does not have', () => {

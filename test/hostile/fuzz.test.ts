@@ -297,18 +297,24 @@ describe('the shipped v1 translators under arbitrary JSON', () => {
   // (Not every checked plan: most DataLens reads are checked now, for the object-version guard, without translating.)
   const translating = plans.filter((p) => p.up.length > 0 || p.guarded.some((l) => l.type === 'report'));
   const planArb = fc.oneof({ weight: 1, arbitrary: fc.constantFrom(...plans) }, { weight: 2, arbitrary: fc.constantFrom(...translating) });
-  /** Bodies most v1 report and entries schemas accept, with arbitrary contents where the schema is open. */
-  const validishArb = fc.record(
-    {
-      reportId: fc.string({ minLength: 1, maxLength: 8 }),
-      key: fc.oneof(fc.constantFrom('reports/marketing/a', 'reports/x', 'nowhere/y'), fc.string({ minLength: 1, maxLength: 12 })),
-      config: fc.dictionary(fc.string({ maxLength: 4 }), fc.jsonValue({ maxDepth: 2 })),
-      description: fc.string({ maxLength: 8 }),
-      ids: fc.oneof(fc.string({ minLength: 1, maxLength: 6 }), fc.array(fc.string({ minLength: 1, maxLength: 6 }), { maxLength: 3 })),
-      page: fc.integer({ min: 0, max: 30 }),
-      pageSize: fc.integer({ min: 1, max: 1000 }),
-    },
-    { requiredKeys: ['reportId', 'key', 'config'] },
+  /** Bodies the v1 report and entries schemas accept (the report methods refuse fields they do not name). */
+  const reportKey = fc.oneof(fc.constantFrom('reports/marketing/a', 'reports/x', 'nowhere/y'), fc.string({ minLength: 1, maxLength: 12 }));
+  const config = fc.dictionary(fc.string({ maxLength: 4 }), fc.jsonValue({ maxDepth: 2 }));
+  const validishArb = fc.oneof(
+    fc.record({ reportId: fc.string({ minLength: 1, maxLength: 8 }) }),
+    fc.record({ key: reportKey, config, description: fc.string({ maxLength: 8 }) }, { requiredKeys: ['key', 'config'] }),
+    fc.record(
+      { reportId: fc.string({ minLength: 1, maxLength: 8 }), key: reportKey, config, description: fc.string({ maxLength: 8 }) },
+      { requiredKeys: ['reportId'] },
+    ),
+    fc.record(
+      {
+        ids: fc.oneof(fc.string({ minLength: 1, maxLength: 6 }), fc.array(fc.string({ minLength: 1, maxLength: 6 }), { maxLength: 3 })),
+        page: fc.integer({ min: 0, max: 30 }),
+        pageSize: fc.integer({ min: 1, max: 200 }),
+      },
+      { requiredKeys: [] },
+    ),
   );
   const bodyArb = fc.oneof(
     { weight: 3, arbitrary: validishArb },

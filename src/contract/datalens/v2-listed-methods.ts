@@ -12,10 +12,10 @@ const passed = (description: string): MethodSpec => method(`${description} Argum
 export const folderMethods: Record<string, MethodSpec> = {
   deleteFolder: passed('Deletes a folder.'),
   moveFolderEntry: passed('Moves an entry to another folder.'),
-  dlsSuggest: passed('Suggests users and groups to grant folder access to.'),
+  dlsSuggest: passed('Suggests subjects (users, groups) for folder permissions.'),
   getPermissions: passed('Returns the permissions set on a folder entry.'),
   modifyPermissions: passed('Grants or revokes permissions on a folder entry.'),
-  batchListMembers: passed('Lists the members of several access subjects at once.'),
+  batchListMembers: passed('Lists members of access subjects, several at once.'),
 };
 
 export const htmlPageMethods: Record<string, MethodSpec> = {

@@ -13,6 +13,7 @@ import {
   method,
   nullableId,
   open,
+  operation,
   orderDirection,
   orderField,
   permissions,
@@ -53,7 +54,7 @@ export const workbookMethods: Record<string, MethodSpec> = {
   createWorkbook: method(
     'Creates a workbook; collectionId null (or absent) creates it at the root.',
     open({ collectionId: nullableId.optional(), title: z.string(), description: text }),
-    workbook,
+    workbook.extend({ operation }),
   ),
   // delete-workbook.ts
   deleteWorkbook: method('Deletes a workbook with its entries.', open({ workbookId: id }), workbook),

@@ -18,8 +18,8 @@ const FAMILIES: readonly (readonly [RegExp, Family])[] = [
   [/Dataset/, { name: 'Datasets', description: 'Datasets over connections.' }],
   [/Dashboard/, { name: 'Dashboards', description: 'Dashboards and their revisions.' }],
   [/Report/, { name: 'Reports', description: 'Reports.' }],
-  [/HtmlPage/, { name: 'HTML pages', description: 'Pages of HTML shown beside dashboards.' }],
-  [/Folder|Permissions|dlsSuggest|Members/, { name: 'Folders and access', description: 'Folders and who may use what is in them.' }],
+  [/HtmlPage/, { name: 'HTML pages', description: 'HTML pages and their revisions.' }],
+  [/Folder|Permissions|dlsSuggest|Members/, { name: 'Folders and access', description: 'Folders, and permissions on what they hold.' }],
   [/Entr(?:y|ies)/, { name: 'Entries', description: 'Any object by its entry: listing, relations, locks.' }],
 ];
 

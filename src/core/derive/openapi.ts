@@ -4,6 +4,7 @@ import { ERROR_CATALOGUE } from '../errors.js';
 import type { LoadedContract } from '../contract/load.js';
 import { type Family, familyOf } from './method-family.js';
 import { jsonSchemaOf, type JsonSchema } from './schema-diff.js';
+import { withStatedUnknownFields } from './unknown-fields.js';
 
 export type OpenApiDocument = Record<string, unknown>;
 
@@ -94,6 +95,10 @@ export interface DocumentLifecycle {
   readonly sunset?: Date | undefined;
 }
 
+/** The one rule for fields a request object does not name, at every version (docs/reference/catalogue.md). */
+export const UNKNOWN_FIELDS_RULE =
+  'Fields a request object does not name: where its schema says `additionalProperties: false` (the methods whose real DataLens schema is strict, and the report methods) the gateway refuses them with VALIDATION_ERROR; elsewhere they pass to the backend unchanged.';
+
 const SECURITY = [{ bearerAuth: [], orgId: [] }];
 
 export function openApiFor(
@@ -113,7 +118,7 @@ export function openApiFor(
     if (!method) continue;
     const family = familyOf(name);
     families.set(family.name, family);
-    const requestSchema = hoist(jsonSchemaOf(method.request, 'request'), `${name}Request`, schemas);
+    const requestSchema = hoist(withStatedUnknownFields(jsonSchemaOf(method.request, 'request')), `${name}Request`, schemas);
     const responseSchema = hoist(jsonSchemaOf(method.response, 'response'), `${name}Response`, schemas);
     paths[`/rpc/${name}`] = {
       post: {
@@ -124,7 +129,7 @@ export function openApiFor(
         ...(lifecycle.deprecated && { deprecated: true }),
         security: SECURITY,
         parameters: [{ $ref: '#/components/parameters/ApiVersion' }],
-        requestBody: { required: true, content: { 'application/json': { schema: requestSchema } } },
+        requestBody: { required: method.emptyBody !== true, content: { 'application/json': { schema: requestSchema } } },
         responses: {
           '200': { description: 'Success', content: { 'application/json': { schema: responseSchema } } },
           ...errors,
@@ -142,7 +147,8 @@ export function openApiFor(
       title: 'DataLens public API',
       version: String(version),
       description:
-        `API version ${version}, served by dl-version-gateway. Send \`x-dl-api-version: ${version}\` with every call.` +
+        `API version ${version}, served by dl-version-gateway. Send \`x-dl-api-version: ${version}\` with every call. ` +
+        UNKNOWN_FIELDS_RULE +
         (lifecycle.deprecated
           ? ` This version is deprecated${lifecycle.sunset ? ` and served until ${lifecycle.sunset.toISOString()}` : ''}; see /changelog.`
           : ''),

@@ -1,9 +1,21 @@
 // Runs a plan: validate at the client's version, migrate the request up, guard and migrate the response down.
 
+import type { z } from 'zod';
 import { BackendCallError, GatewayError } from '../errors.js';
 import type { Json, MigrationContext } from '../contract/types.js';
 import { collect, getAt, isJsonObject } from './paths.js';
 import type { MethodPlan } from './plan.js';
+
+type Issue = z.core.$ZodIssue;
+
+/** One entry per issue; an unknown field of a strict object is named by its own path, one entry each. */
+function issueEntries(i: Issue): { path: string; code: string; message: string }[] {
+  const at = i.path.map(String);
+  if (i.code === 'unrecognized_keys') {
+    return i.keys.map((key) => ({ path: [...at, key].join('.'), code: i.code, message: 'unknown field: this method refuses fields it does not name' }));
+  }
+  return [{ path: at.join('.'), code: i.code, message: i.message }];
+}
 
 /** Validates a parsed body against the method's request schema at the client's version; returns the parsed output. */
 export function validateRequest(plan: MethodPlan, body: unknown): Json {
@@ -17,11 +29,7 @@ export function validateRequest(plan: MethodPlan, body: unknown): Json {
     throw new GatewayError('VALIDATION_ERROR', `invalid arguments for ${plan.method} at API version ${plan.version}`, {
       method: plan.method,
       version: plan.version,
-      issues: result.error.issues.slice(0, 50).map((i) => ({
-        path: i.path.map(String).join('.'),
-        code: i.code,
-        message: i.message,
-      })),
+      issues: result.error.issues.flatMap(issueEntries).slice(0, 50),
     });
   }
   return result.data as Json;
