@@ -18,7 +18,11 @@ const chart = one('chart', 'entryId');
 const dataset = one('dataset', 'id');
 const connection = one('connection', 'id');
 
-/** Method → the object locations in its head-shaped answer. Methods without versioned objects are absent. */
+/**
+ * Method → the object locations in its head-shaped answer. Methods without versioned objects are absent, and so are
+ * methods added at the head version (Editor charts, HTML pages): no older client can call them, so there is
+ * nothing to guard until a later version exists.
+ */
 export const DATALENS_OBJECTS: Readonly<Record<string, readonly ObjectLocation[]>> = {
   createCollection: collection,
   getCollection: collection,
@@ -55,9 +59,6 @@ export const DATALENS_OBJECTS: Readonly<Record<string, readonly ObjectLocation[]
   getQLChart: chart,
   createQLChart: chart,
   updateQLChart: chart,
-  getEditorChart: chart,
-  createEditorChart: chart,
-  updateEditorChart: chart,
 
   getDataset: dataset,
   createDataset: dataset,
