@@ -17,8 +17,9 @@ export const DEMO_WORKBOOKS: readonly SeedWorkbook[] = [
   { workbookId: 'wb_demo_sandbox', title: 'Sandbox' },
 ];
 
+// Dashboards have the empty type (datalens-tech/datalens-ui src/shared/schema/mix/schemas/dash/dash-v1.ts).
 const TYPES: Record<(typeof ENTRY_SCOPES)[number], string> = {
-  dash: '', // United Storage dashboards have an empty type (as createDashboard stores them)
+  dash: '',
   widget: 'graph_wizard_node',
   dataset: 'dataset',
   connection: 'clickhouse',

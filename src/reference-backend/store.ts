@@ -3,6 +3,7 @@
 
 import { CollectionStore, type SeedCollection } from './stores/collections.js';
 import { EntryStore, type SeedEntry } from './stores/entries.js';
+import { LockStore } from './stores/locks.js';
 import { OperationStore } from './stores/operations.js';
 import { ReportStore, type SeedReport } from './stores/reports.js';
 import { WorkbookStore, type SeedWorkbook } from './stores/workbooks.js';
@@ -29,6 +30,9 @@ export class Store {
   readonly entries = new EntryStore();
   readonly reports = new ReportStore();
   readonly operations = new OperationStore();
+  readonly locks = new LockStore();
+  /** Access grants set with modifyPermissions, by entry (this backend enforces none). */
+  readonly grants = new Map<string, Record<string, unknown>[]>();
 
   constructor(
     readonly headVersion: number,

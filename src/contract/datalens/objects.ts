@@ -15,12 +15,14 @@ const collection = one('collection', 'collectionId');
 const workbook = one('workbook', 'workbookId');
 const dashboard = one('dashboard', 'entryId', 'entry');
 const chart = one('chart', 'entryId');
-/** Editor charts answer `{entry}` (the public API reference). */
-const editorChart = one('chart', 'entryId', 'entry');
 const dataset = one('dataset', 'id');
 const connection = one('connection', 'id');
 
-/** Method → the object locations in its head-shaped answer. Methods without versioned objects are absent. */
+/**
+ * Method → the object locations in its head-shaped answer. Methods without versioned objects are absent, and so are
+ * methods added at the head version (Editor charts, HTML pages): no older client can call them, so there is
+ * nothing to guard until a later version exists.
+ */
 export const DATALENS_OBJECTS: Readonly<Record<string, readonly ObjectLocation[]>> = {
   createCollection: collection,
   getCollection: collection,
@@ -57,9 +59,6 @@ export const DATALENS_OBJECTS: Readonly<Record<string, readonly ObjectLocation[]
   getQLChart: chart,
   createQLChart: chart,
   updateQLChart: chart,
-  getEditorChart: editorChart,
-  createEditorChart: editorChart,
-  updateEditorChart: editorChart,
 
   getDataset: dataset,
   createDataset: dataset,

@@ -9,6 +9,7 @@ import { BackendError } from '../errors.js';
 import type { Entry } from '../store.js';
 import { actorOf, fromContract, type Args, type CallContext, type MethodHandler } from './context.js';
 import { deleteEntry, modeOf, revisionOf, saveEntry } from './entry-writes.js';
+import { HTML_PAGE_TYPE } from './html-pages.js';
 import { linksIn, placementOf } from './placement.js';
 import { entryView } from './views.js';
 
@@ -24,7 +25,7 @@ interface ChartKind {
 
 const WIZARD: ChartKind = { name: 'Wizard', is: (t) => t.endsWith('_wizard_node'), defaultType: 'graph_wizard_node', nested: false };
 const QL: ChartKind = { name: 'QL', is: (t) => t.endsWith('_ql_node'), defaultType: 'graph_ql_node', nested: false };
-const EDITOR: ChartKind = { name: 'Editor', is: (t) => !WIZARD.is(t) && !QL.is(t), defaultType: 'graph_node', nested: true };
+const EDITOR: ChartKind = { name: 'Editor', is: (t) => !WIZARD.is(t) && !QL.is(t) && t !== HTML_PAGE_TYPE, defaultType: 'graph_node', nested: true };
 
 const invalid = (path: string, message: string) => new BackendError('VALIDATION_ERROR', message, { issues: [{ path, message }] });
 
@@ -50,7 +51,7 @@ function chartMethods(kind: ChartKind): Record<string, MethodHandler> {
   return {
     [`get${n}Chart`]: fromContract(`get${n}Chart`, (args, ctx) => {
       const entry = revisionOf(ctx, requireChart(ctx, kind, args.chartId), args);
-      return answerOf(kind, entryView(entry, { permissions: args.includePermissions, links: args.includeLinks !== false }));
+      return answerOf(kind, entryView(entry, { permissions: args.includePermissions, links: args.includeLinks !== false, locked: ctx.store.locks.get(entry.entryId) !== undefined }));
     }, byChartId),
 
     [`create${n}Chart`]: fromContract(`create${n}Chart`, (args, ctx) => {
@@ -88,11 +89,12 @@ function chartMethods(kind: ChartKind): Record<string, MethodHandler> {
           ...(fields.links !== undefined && { links: fields.links as Record<string, string> }),
         },
         modeOf(args.mode),
+        fields.lockToken ?? args.lockToken,
       );
       return answerOf(kind, entryView(saved));
     }, withEntry),
 
-    [`delete${n}Chart`]: fromContract(`delete${n}Chart`, (args, ctx) => deleteEntry(ctx, requireChart(ctx, kind, args.chartId)), byChartId),
+    [`delete${n}Chart`]: fromContract(`delete${n}Chart`, (args, ctx) => deleteEntry(ctx, requireChart(ctx, kind, args.chartId), args.lockToken), byChartId),
   };
 }
 

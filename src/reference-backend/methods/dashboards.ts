@@ -12,8 +12,10 @@ import { dashboardView } from './views.js';
 
 type Json = Record<string, unknown>;
 
+/** The dashboard's fields: under `entry` (the v1 dashboard format), or at the top level (the later flat format). */
 const entryArg = (args: Args): Json => {
   const entry = args.entry;
+  if (entry === undefined) return args;
   if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) {
     throw new BackendError('VALIDATION_ERROR', 'entry must be an object.', { issues: [{ path: 'entry', message: 'expected an object' }] });
   }
@@ -63,9 +65,10 @@ export const dashboardMethods: Record<string, MethodHandler> = {
         ...(input.annotation !== undefined && { annotation: input.annotation as { description: string } }),
       },
       modeOf(args.mode),
+      input.lockToken ?? args.lockToken,
     );
     return dashboardView(saved);
   }),
 
-  deleteDashboard: fromContract('deleteDashboard', (args, ctx) => deleteEntry(ctx, ctx.store.entries.require(args.dashboardId, 'dash'))),
+  deleteDashboard: fromContract('deleteDashboard', (args, ctx) => deleteEntry(ctx, ctx.store.entries.require(args.dashboardId, 'dash'), args.lockToken)),
 };

@@ -53,7 +53,8 @@ export const entryMethods: Record<string, MethodHandler> = {
         (args.type === undefined || e.type === args.type) &&
         (name === undefined || nameOf(e.key).toLowerCase().includes(name)) &&
         !(args.ignoreWorkbookEntries && e.workbookId !== null) &&
-        !(args.ignoreSharedEntries && e.workbookId === null && e.collectionId !== null),
+        !(args.ignoreSharedEntries && e.workbookId === null && e.collectionId !== null) &&
+        !(args.excludeLocked && store.locks.get(e.entryId) !== undefined),
     );
     if (args.orderBy) {
       const sign = args.orderBy.direction === 'desc' ? -1 : 1;
@@ -64,7 +65,7 @@ export const entryMethods: Record<string, MethodHandler> = {
     const options = { data: args.includeData === true, links: args.includeLinks === true, permissions: args.includePermissionsInfo === true };
     const titleOf = (e: Entry) => (e.workbookId !== null && store.workbooks.has(e.workbookId) ? store.workbooks.require(e.workbookId).title : null);
     const result: { entries: Record<string, unknown>[]; nextPageToken?: string } = {
-      entries: matching.slice(offset, end).map((e) => entryRow(e, titleOf(e), options)),
+      entries: matching.slice(offset, end).map((e) => entryRow(e, titleOf(e), { ...options, locked: store.locks.get(e.entryId) !== undefined })),
     };
     if (end < matching.length) result.nextPageToken = encodePageToken(end, hash);
     return result;

@@ -10,6 +10,9 @@ import { dashboardMethods } from './dashboards.js';
 import { datasetMethods } from './datasets.js';
 import { entryMethods } from './entries.js';
 import { exportImportMethods } from './export-import.js';
+import { folderMethods } from './folders.js';
+import { htmlPageMethods } from './html-pages.js';
+import { lockMethods } from './locks.js';
 import { reportMethods } from './reports.js';
 import { workbookMethods } from './workbooks.js';
 
@@ -25,6 +28,9 @@ export const METHODS: ReadonlyMap<string, MethodHandler> = new Map(
     ...datasetMethods,
     ...connectionMethods,
     ...exportImportMethods,
+    ...folderMethods,
+    ...htmlPageMethods,
+    ...lockMethods,
     ...reportMethods,
   }),
 );

@@ -20,7 +20,7 @@ export function workbookView(w: Workbook, withPermissions = false): Json {
 }
 
 /** What US answers for an entry (EntryFields), the chart methods' answer. */
-export function entryView(e: Entry, options: { permissions?: boolean | undefined; links?: boolean | undefined } = {}): Json {
+export function entryView(e: Entry, options: { permissions?: boolean | undefined; links?: boolean | undefined; locked?: boolean } = {}): Json {
   return {
     entryId: e.entryId,
     key: e.key,
@@ -44,13 +44,13 @@ export function entryView(e: Entry, options: { permissions?: boolean | undefined
     updatedBy: e.updatedBy,
     version: e.version,
     isFavorite: false,
-    isLocked: false,
+    isLocked: options.locked === true,
     ...(options.permissions && { permissions: { ...ENTRY_PERMISSIONS } }),
   };
 }
 
 /** One getEntries row: navigation fields; the content (`data`) only with includeData. */
-export function entryRow(e: Entry, workbookTitle: string | null, options: { data?: boolean; links?: boolean; permissions?: boolean }): Json {
+export function entryRow(e: Entry, workbookTitle: string | null, options: { data?: boolean; links?: boolean; permissions?: boolean; locked?: boolean }): Json {
   return {
     entryId: e.entryId,
     key: e.key,
@@ -69,7 +69,7 @@ export function entryRow(e: Entry, workbookTitle: string | null, options: { data
     workbookTitle,
     collectionId: e.collectionId,
     isFavorite: false,
-    isLocked: false,
+    isLocked: options.locked === true,
     links: options.links ? e.links : null,
     version: e.version,
     ...(options.data && { data: e.data }),
