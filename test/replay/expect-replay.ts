@@ -43,6 +43,7 @@ export async function replay(method: string, header: Header, send: (body: unknow
   }
   expect(answer.status, where).toBe(200);
   const parsed = spec.response.safeParse(answer.body);
-  expect(parsed.success ? [] : z.prettifyError(parsed.error).split('\n'), where).toEqual([]);
+  const issues = parsed.success ? [] : z.prettifyError(parsed.error).split('\n');
+  expect(issues, `the version ${at} response schema refuses it (${issues.join(' ')}); ${where}`).toEqual([]);
   fixture.reads?.(answer.body, body, setup);
 }

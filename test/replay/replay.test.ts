@@ -5,9 +5,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Stack, startStack } from '../helpers/stack.js';
 import { ALL_METHODS } from './contract.js';
-import { type Answer, type Header, replay } from './expect-replay.js';
+import { type Answer, type Header, replay, resolve } from './expect-replay.js';
 import type { Setup, Version } from './fixture.js';
 import { FIXTURES } from './fixtures/index.js';
+import { knownDefect } from './known-defects.js';
 
 /** POST /rpc/<method> at `version`; an undefined body is sent as no body at all (no content type). */
 async function post(url: string, method: string, body: unknown, version: string): Promise<Answer> {
@@ -42,7 +43,10 @@ describe.each<Header>(['1', '2', 'latest'])('replayed at x-dl-api-version: %s', 
   });
   afterAll(() => stack?.close());
 
-  it.each(ALL_METHODS.filter((m) => Object.hasOwn(FIXTURES, m)))('%s', async (method) => {
-    await replay(method, header, (body) => post(stack.url, method, body, header), setupThrough(stack.url));
-  });
+  for (const method of ALL_METHODS.filter((m) => Object.hasOwn(FIXTURES, m))) {
+    const defect = knownDefect(method, resolve(header));
+    const run = () => replay(method, header, (body) => post(stack.url, method, body, header), setupThrough(stack.url));
+    if (defect === undefined) it(method, run);
+    else it(`${method} fails as known: ${defect.what}`, () => expect(run()).rejects.toThrow(defect.shows));
+  }
 });
