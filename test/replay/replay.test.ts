@@ -5,30 +5,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Stack, startStack } from '../helpers/stack.js';
 import { ALL_METHODS } from './contract.js';
-import { type Answer, type Header, replay, resolve } from './expect-replay.js';
-import type { Setup, Version } from './fixture.js';
+import { type Header, replay, resolve } from './expect-replay.js';
 import { FIXTURES } from './fixtures/index.js';
+import { post, setupThrough } from './http.js';
 import { knownDefect } from './known-defects.js';
-
-/** POST /rpc/<method> at `version`; an undefined body is sent as no body at all (no content type). */
-async function post(url: string, method: string, body: unknown, version: string): Promise<Answer> {
-  const res = await fetch(`${url}/rpc/${method}`, {
-    method: 'POST',
-    headers: { 'x-dl-api-version': version, ...(body !== undefined && { 'content-type': 'application/json' }) },
-    ...(body !== undefined && { body: JSON.stringify(body) }),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text === '' ? undefined : JSON.parse(text) };
-}
-
-export const setupThrough = (url: string) => (at: Version): Setup => ({
-  at,
-  async ok(method, body) {
-    const answer = await post(url, method, body, String(at));
-    if (answer.status !== 200) throw new Error(`setup ${method} at ${at}: ${answer.status} ${JSON.stringify(answer.body)}`);
-    return answer.body;
-  },
-});
 
 describe('replay fixtures', () => {
   it('cover every method of every version, and only those', () => {
