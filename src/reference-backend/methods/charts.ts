@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { BackendError } from '../errors.js';
 import type { Entry } from '../store.js';
-import { actorOf, fromContract, type Args, type CallContext, type MethodHandler } from './context.js';
+import { ENTRY_PERMISSIONS, actorOf, fromContract, type Args, type CallContext, type MethodHandler } from './context.js';
 import { deleteEntry, modeOf, revisionOf, saveEntry } from './entry-writes.js';
 import { HTML_PAGE_TYPE } from './html-pages.js';
 import { linksIn, placementOf } from './placement.js';
@@ -37,6 +37,9 @@ function fieldsOf(kind: ChartKind, args: Args): Json {
   return entry as Json;
 }
 
+/** Wizard and QL answer the entry itself; Editor wraps it: `{entry}` (the DataLens API reference). */
+const answerOf = (kind: ChartKind, view: Json, extra: Json = {}): Json => (kind.nested ? { entry: view, ...extra } : { ...view, ...extra });
+
 const requireChart = (ctx: CallContext, kind: ChartKind, chartId: string): Entry => ctx.store.entries.require(chartId, 'widget', (e) => kind.is(e.type));
 
 // Used only while the contract does not list a method (the Editor ones arrive with the real v2 catalogue).
@@ -48,7 +51,8 @@ function chartMethods(kind: ChartKind): Record<string, MethodHandler> {
   return {
     [`get${n}Chart`]: fromContract(`get${n}Chart`, (args, ctx) => {
       const entry = revisionOf(ctx, requireChart(ctx, kind, args.chartId), args);
-      return entryView(entry, { permissions: args.includePermissions, links: args.includeLinks !== false, locked: ctx.store.locks.get(entry.entryId) !== undefined });
+      const view = entryView(entry, { permissions: !kind.nested && args.includePermissions, links: args.includeLinks !== false, locked: ctx.store.locks.get(entry.entryId) !== undefined });
+      return answerOf(kind, view, kind.nested ? { isFavorite: false, ...(args.includePermissions && { permissions: { ...ENTRY_PERMISSIONS } }) } : {});
     }, byChartId),
 
     [`create${n}Chart`]: fromContract(`create${n}Chart`, (args, ctx) => {
@@ -70,7 +74,7 @@ function chartMethods(kind: ChartKind): Record<string, MethodHandler> {
         actorOf(ctx),
         ctx.clientVersion,
       );
-      return entryView(entry);
+      return answerOf(kind, entryView(entry));
     }, withEntry),
 
     [`update${n}Chart`]: fromContract(`update${n}Chart`, (args, ctx) => {
@@ -88,7 +92,7 @@ function chartMethods(kind: ChartKind): Record<string, MethodHandler> {
         modeOf(args.mode),
         fields.lockToken ?? args.lockToken,
       );
-      return entryView(saved);
+      return answerOf(kind, entryView(saved));
     }, withEntry),
 
     [`delete${n}Chart`]: fromContract(`delete${n}Chart`, (args, ctx) => deleteEntry(ctx, requireChart(ctx, kind, args.chartId), args.lockToken), byChartId),
