@@ -28,16 +28,18 @@ interface Kind {
   readonly contentOf: (read: any) => unknown;
 }
 
-const tab = (title: string) => ({ id: 't', title, items: [], layout: [], connections: [], aliases: {} });
+// Dashboard data as the real schema wants it (datalens-ui src/shared/zod-schemas/dash.ts); create omits schemeVersion.
+const settings = { autoupdateInterval: null, maxConcurrentRequests: null, silentLoading: false, dependentSelectors: true, hideTabs: false, expandTOC: false };
+const dashData = (title: string) => ({ counter: 1, salt: 's', tabs: [{ id: 't', title, items: [], layout: [], connections: [], aliases: {} }], settings });
 
 const KINDS: Kind[] = [
   {
     kind: 'dashboard',
     type: 'dashboard',
-    create: ['createDashboard', { entry: { workbookId: 'wb_demo_sandbox', name: 'Guarded dash', data: { tabs: [tab('v1')] }, meta: {} } }],
+    create: ['createDashboard', { entry: { workbookId: 'wb_demo_sandbox', name: 'Guarded dash', data: dashData('v1'), meta: {} } }],
     idOf: (c) => c.entry.entryId,
     read: (id) => ['getDashboard', { dashboardId: id }],
-    write: (id, marker) => ['updateDashboard', { mode: 'publish', entry: { entryId: id, data: { tabs: [tab(marker)] }, meta: {} } }],
+    write: (id, marker) => ['updateDashboard', { mode: 'publish', entry: { entryId: id, data: { ...dashData(marker), schemeVersion: 8 }, meta: {} } }],
     remove: (id) => ['deleteDashboard', { dashboardId: id }],
     contentOf: (r) => r.entry.data.tabs[0].title,
   },

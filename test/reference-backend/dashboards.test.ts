@@ -8,9 +8,13 @@ beforeAll(async () => {
 });
 afterAll(() => s.backend.close());
 
-const tab = { id: 't1', title: 'Main', items: [], layout: [], connections: [], aliases: {} };
+// Dashboard data as the real schema wants it (datalens-ui src/shared/zod-schemas/dash.ts); create omits schemeVersion.
+const settings = { autoupdateInterval: null, maxConcurrentRequests: null, silentLoading: false, dependentSelectors: true, hideTabs: false, expandTOC: false };
+const tab = (title = 'Main') => ({ id: 't1', title, items: [], layout: [], connections: [], aliases: {} });
+const newData = (title?: string) => ({ counter: 1, salt: 'test', tabs: [tab(title)], settings });
+const savedData = (title?: string) => ({ ...newData(title), schemeVersion: 8 });
 const createDash = async (entry: Record<string, unknown>, clientVersion?: number) => {
-  const r = await rpc(s.url, 'createDashboard', { entry: { data: { tabs: [tab] }, meta: {}, ...entry } }, { clientVersion });
+  const r = await rpc(s.url, 'createDashboard', { entry: { data: newData(), meta: {}, ...entry } }, { clientVersion });
   expect(r.status).toBe(200);
   return r.body.entry;
 };
@@ -28,13 +32,13 @@ describe('dashboards', () => {
   it('creates a dashboard in a workbook (key = workbook/name) and refuses a key together with a workbook', async () => {
     const entry = await createDash({ workbookId: 'wb_demo_sandbox', name: 'Fresh' }, 1);
     expect(entry).toMatchObject({ key: 'wb_demo_sandbox/Fresh', workbookId: 'wb_demo_sandbox', version: 1, data: { schemeVersion: 8, counter: 1 } });
-    const both = await rpc(s.url, 'createDashboard', { entry: { key: 'x', workbookId: 'wb_demo_sandbox', name: 'y', data: {} } });
+    const both = await rpc(s.url, 'createDashboard', { entry: { key: 'x', workbookId: 'wb_demo_sandbox', name: 'y', data: newData(), meta: {} } });
     expect(both.status).toBe(400);
   });
 
   it('saves a draft without publishing, and serves the published revision on request', async () => {
     const created = await createDash({ key: 'folder/drafted' });
-    const saved = await rpc(s.url, 'updateDashboard', { mode: 'save', entry: { entryId: created.entryId, data: { tabs: [{ ...tab, title: 'Draft' }] }, meta: {} } });
+    const saved = await rpc(s.url, 'updateDashboard', { mode: 'save', entry: { entryId: created.entryId, data: savedData('Draft'), meta: {} } });
     expect(saved.body.entry.savedId).not.toBe(saved.body.entry.publishedId);
     expect(saved.body.entry.publishedId).toBe(created.publishedId);
     const published = await rpc(s.url, 'getDashboard', { dashboardId: created.entryId, branch: 'published' });
@@ -50,7 +54,7 @@ describe('dashboards', () => {
 
   it('refuses a version-1 update or delete of a dashboard saved under version 2, leaving it as it was', async () => {
     const before = (await rpc(s.url, 'getDashboard', { dashboardId: 'ent_demo_01' })).body;
-    const update = await rpc(s.url, 'updateDashboard', { mode: 'publish', entry: { entryId: 'ent_demo_01', data: { tabs: [] }, meta: {} } }, { clientVersion: 1 });
+    const update = await rpc(s.url, 'updateDashboard', { mode: 'publish', entry: { entryId: 'ent_demo_01', data: savedData('old client'), meta: {} } }, { clientVersion: 1 });
     expect(update.status).toBe(409);
     expect(update.body).toMatchObject({ code: 'UNSUPPORTED_OBJECT_VERSION', details: { objectId: 'ent_demo_01', objectVersion: 2, requestedVersion: 1, minVersion: 2 } });
     expect((await rpc(s.url, 'deleteDashboard', { dashboardId: 'ent_demo_01' }, { clientVersion: 1 })).status).toBe(409);
@@ -59,7 +63,7 @@ describe('dashboards', () => {
 
   it('lets the web UI take over a version-1 dashboard, after which version 1 may not write it', async () => {
     const created = await createDash({ key: 'folder/handover' }, 1);
-    const byWebUi = await rpc(s.url, 'updateDashboard', { mode: 'publish', entry: { entryId: created.entryId, data: { tabs: [tab] }, meta: {} } });
+    const byWebUi = await rpc(s.url, 'updateDashboard', { mode: 'publish', entry: { entryId: created.entryId, data: savedData(), meta: {} } });
     expect(byWebUi.body.entry).toMatchObject({ version: 2, updatedBy: 'web-ui' });
     expect((await rpc(s.url, 'deleteDashboard', { dashboardId: created.entryId }, { clientVersion: 1 })).status).toBe(409);
     expect((await rpc(s.url, 'deleteDashboard', { dashboardId: created.entryId })).body).toEqual({});

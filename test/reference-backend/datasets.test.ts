@@ -10,7 +10,7 @@ afterAll(() => s.backend.close());
 
 describe('datasets', () => {
   it('serves the demo dataset in the BI shape, linked to its connection', async () => {
-    const r = await rpc(s.url, 'getDataset', { datasetId: 'ent_demo_03', version: 'draft' });
+    const r = await rpc(s.url, 'getDataset', { datasetId: 'ent_demo_03' });
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ id: 'ent_demo_03', realName: 'dataset-03', is_favorite: false, workbook_id: 'wb_demo_shared', options: {}, version: 2 });
     expect(r.body.dataset.sources).toEqual([expect.objectContaining({ connection_id: 'ent_demo_04' })]);

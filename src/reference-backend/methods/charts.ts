@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { BackendError } from '../errors.js';
 import type { Entry } from '../store.js';
-import { actorOf, fromContract, type Args, type CallContext, type MethodHandler } from './context.js';
+import { ENTRY_PERMISSIONS, actorOf, fromContract, type Args, type CallContext, type MethodHandler } from './context.js';
 import { deleteEntry, modeOf, revisionOf, saveEntry } from './entry-writes.js';
 import { HTML_PAGE_TYPE } from './html-pages.js';
 import { linksIn, placementOf } from './placement.js';
@@ -37,8 +37,8 @@ function fieldsOf(kind: ChartKind, args: Args): Json {
   return entry as Json;
 }
 
-/** Editor answers hold the entry under `entry` (the public API reference, getEditorChart.md); Wizard and QL answer it bare. */
-const answerOf = (kind: ChartKind, view: Json): Json => (kind.nested ? { entry: view } : view);
+/** Wizard and QL answer the entry itself; Editor wraps it: `{entry}` (the DataLens API reference). */
+const answerOf = (kind: ChartKind, view: Json, extra: Json = {}): Json => (kind.nested ? { entry: view, ...extra } : { ...view, ...extra });
 
 const requireChart = (ctx: CallContext, kind: ChartKind, chartId: string): Entry => ctx.store.entries.require(chartId, 'widget', (e) => kind.is(e.type));
 
@@ -51,7 +51,8 @@ function chartMethods(kind: ChartKind): Record<string, MethodHandler> {
   return {
     [`get${n}Chart`]: fromContract(`get${n}Chart`, (args, ctx) => {
       const entry = revisionOf(ctx, requireChart(ctx, kind, args.chartId), args);
-      return answerOf(kind, entryView(entry, { permissions: args.includePermissions, links: args.includeLinks !== false, locked: ctx.store.locks.get(entry.entryId) !== undefined }));
+      const view = entryView(entry, { permissions: !kind.nested && args.includePermissions, links: args.includeLinks !== false, locked: ctx.store.locks.get(entry.entryId) !== undefined });
+      return answerOf(kind, view, kind.nested ? { isFavorite: false, ...(args.includePermissions && { permissions: { ...ENTRY_PERMISSIONS } }) } : {});
     }, byChartId),
 
     [`create${n}Chart`]: fromContract(`create${n}Chart`, (args, ctx) => {
