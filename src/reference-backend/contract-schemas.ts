@@ -1,9 +1,8 @@
 // The shipped contract's head version, read once: its method names and request schemas are what this backend
 // serves and validates with (one source of truth for the argument shapes).
 
-import type { z } from 'zod';
 import { createShippedContract, type ContractDeps } from '../contract/index.js';
-import type { MethodSpec } from '../core/contract/types.js';
+import type { MethodSpec, VersionSpec } from '../core/contract/types.js';
 
 // Only the schemas are read: the migrations that would use these never run here.
 const INERT_DEPS: ContractDeps = {
@@ -12,12 +11,9 @@ const INERT_DEPS: ContractDeps = {
 };
 
 const versions = createShippedContract(INERT_DEPS).versions;
-const head = versions[versions.length - 1]!;
+
+/** The shipped contract's head version. */
+export const HEAD: VersionSpec = versions[versions.length - 1]!;
 
 /** The head version's methods, by name. */
-export const HEAD_METHODS: Readonly<Record<string, MethodSpec>> = head.methods;
-
-/** The head version's request schema for `method`, if the contract has the method. */
-export function headRequest(method: string): z.ZodType | undefined {
-  return Object.hasOwn(HEAD_METHODS, method) ? HEAD_METHODS[method]!.request : undefined;
-}
+export const HEAD_METHODS: Readonly<Record<string, MethodSpec>> = HEAD.methods;

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HEAD_METHODS } from '../../src/reference-backend/contract-schemas.js';
-import { METHODS } from '../../src/reference-backend/methods/index.js';
+import { METHODS, methodsFor } from '../../src/reference-backend/methods/index.js';
+import { z } from 'zod';
 import { rpc, start, type Started } from './helpers.js';
 
 let s: Started;
@@ -43,5 +44,17 @@ describe('argument validation', () => {
     const r = await rpc(s.url, 'getDashboard', { includePermissions: true });
     expect(r.status).toBe(400);
     expect(r.body).toMatchObject({ code: 'VALIDATION_ERROR', details: { issues: [expect.objectContaining({ path: 'dashboardId' })] } });
+  });
+});
+
+describe('methodsFor', () => {
+  it('validates with the request schemas of the head version it is given, and keeps the backend’s own elsewhere', () => {
+    const request = z.strictObject({ collectionId: z.string() });
+    const { getDashboard: _dropped, ...kept } = HEAD_METHODS;
+    const methods = methodsFor({ version: 7, methods: { ...kept, getCollection: { request, response: z.unknown() } }, changes: [] });
+    expect(methods.get('getCollection')!.schema).toBe(request);
+    // Not in that head: the handler's fallback; not contract-backed (getEntries): the backend's own strict schema.
+    expect(methods.get('getDashboard')!.schema).not.toBe(METHODS.get('getDashboard')!.schema);
+    expect(methods.get('getEntries')!.schema).toBe(METHODS.get('getEntries')!.schema);
   });
 });

@@ -2,7 +2,6 @@
 // backend's own) paired with a synchronous handler.
 
 import { z } from 'zod';
-import { headRequest } from '../contract-schemas.js';
 import type { Store } from '../store.js';
 
 export interface CallContext {
@@ -16,6 +15,8 @@ export interface CallContext {
 export interface MethodHandler {
   readonly schema: z.ZodType;
   readonly handle: (args: never, ctx: CallContext) => unknown;
+  /** Set when the arguments are validated by this method's request schema at the contract's head version. */
+  readonly contractMethod?: string;
 }
 
 export type Args = Record<string, any>;
@@ -27,12 +28,14 @@ export const define = <S extends z.ZodType>(schema: S, handle: (args: z.output<S
 });
 
 /**
- * A handler validated by the contract's head-version request schema for `method`; `fallback` serves only while the
- * contract does not list the method (tests check that every head method has a handler).
+ * A handler validated by the contract's head-version request schema for `method` (methods/index.ts's methodsFor
+ * puts it in); `fallback` serves only while the contract does not list the method (tests check that every head
+ * method has a handler).
  */
 export const fromContract = (method: string, handle: (args: Args, ctx: CallContext) => unknown, fallback: z.ZodType = z.looseObject({})): MethodHandler => ({
-  schema: headRequest(method) ?? fallback,
+  schema: fallback,
   handle: handle as MethodHandler['handle'],
+  contractMethod: method,
 });
 
 /** Who a write is recorded as: the web UI, or an API client. */

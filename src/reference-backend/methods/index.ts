@@ -1,6 +1,8 @@
 // The RPC methods the backend serves, by family, and how a call is validated and run.
 
 import type { z } from 'zod';
+import type { VersionSpec } from '../../core/contract/types.js';
+import { HEAD } from '../contract-schemas.js';
 import { BackendError } from '../errors.js';
 import { chartFamilies } from './charts.js';
 import { collectionMethods } from './collections.js';
@@ -18,22 +20,33 @@ import { workbookMethods } from './workbooks.js';
 
 export type { CallContext, MethodHandler } from './context.js';
 
-export const METHODS: ReadonlyMap<string, MethodHandler> = new Map(
-  Object.entries({
-    ...collectionMethods,
-    ...workbookMethods,
-    ...entryMethods,
-    ...dashboardMethods,
-    ...chartFamilies,
-    ...datasetMethods,
-    ...connectionMethods,
-    ...exportImportMethods,
-    ...folderMethods,
-    ...htmlPageMethods,
-    ...lockMethods,
-    ...reportMethods,
-  }),
-);
+const FAMILIES: Readonly<Record<string, MethodHandler>> = Object.freeze({
+  ...collectionMethods,
+  ...workbookMethods,
+  ...entryMethods,
+  ...dashboardMethods,
+  ...chartFamilies,
+  ...datasetMethods,
+  ...connectionMethods,
+  ...exportImportMethods,
+  ...folderMethods,
+  ...htmlPageMethods,
+  ...lockMethods,
+  ...reportMethods,
+});
+
+/** Every method, each contract-backed one validated by `head`'s request schema (its fallback when `head` lacks it). */
+export function methodsFor(head: VersionSpec): ReadonlyMap<string, MethodHandler> {
+  return new Map(
+    Object.entries(FAMILIES).map(([name, handler]) => {
+      const request = handler.contractMethod !== undefined && Object.hasOwn(head.methods, handler.contractMethod) ? head.methods[handler.contractMethod]!.request : undefined;
+      return [name, request === undefined ? handler : { ...handler, schema: request }];
+    }),
+  );
+}
+
+/** The methods at the shipped contract's head version. */
+export const METHODS: ReadonlyMap<string, MethodHandler> = methodsFor(HEAD);
 
 /** zod issues as `[{path, message}]` with dotted paths; an unrecognized-keys issue becomes one issue per key. */
 export function toIssues(error: z.ZodError): { path: string; message: string }[] {
