@@ -11,6 +11,9 @@
 // - invoke: POST <DATALENS_API_URL>/rpc/<name> with `content-type: application/json`,
 //   `x-dl-api-version: <DATALENS_API_VERSION>` and the Authorization header; a non-2xx answer becomes a tool result
 //   `{isError: true}` whose text is `API call to POST /rpc/<name> failed: <status> <statusText>\n<body>`.
+//
+// At each DATALENS_API_VERSION, every listed command is invoked with the replay suite's real-shaped body and checked
+// as the replay suite checks it (test/replay/expect-replay.ts).
 
 import { createRequire } from 'node:module';
 import type { IncomingHttpHeaders } from 'node:http';
