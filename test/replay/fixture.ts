@@ -11,19 +11,11 @@ export interface Setup {
   ok(method: string, body: unknown): Promise<any>;
 }
 
-/** An expected refusal: status and problem code. */
-export interface Refusal {
-  readonly status: number;
-  readonly code: string;
-}
-
 export interface Replay {
   /** The real-shaped body (`undefined`: no body at all, as real clients call argument-less methods). */
   body(setup: Setup): unknown | Promise<unknown>;
   /** What a real client reads from a successful answer, checked beyond the contract's response schema. */
   reads?(answer: any, sent: any, setup: Setup): void;
-  /** The documented refusal this call earns at `at`, where it is not a success. */
-  refusal?(at: Version): Refusal | undefined;
 }
 
 export type Fixtures = Readonly<Record<string, Replay>>;
