@@ -1,4 +1,4 @@
-// Child process: the reference backend (head version 2, demo seed) on 127.0.0.1:0, counting the TCP
+// Child process: the reference backend (the shipped contract's head version, demo seed) on 127.0.0.1:0, counting the TCP
 // connections it accepts so the runner can check that the gateway reuses its upstream connections.
 //
 // Commands: stats → {accepted, open, rss}; dropIdle → closes the idle keep-alive connections (every proxy's
@@ -8,7 +8,6 @@ import { DEMO_SEED, createReferenceBackend } from '../src/reference-backend/inde
 import { serveControl } from './control.js';
 
 const backend = createReferenceBackend({
-  headVersion: 2,
   seed: DEMO_SEED,
   // The memory section sends 1 MiB bodies (plus the JSON around them) through the gateway.
   maxBodyBytes: 4 * 1024 * 1024,

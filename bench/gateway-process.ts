@@ -8,11 +8,12 @@
 import { pino } from 'pino';
 import { createMetrics } from '../src/admin/metrics.js';
 import { parseConfig } from '../src/config/load.js';
-import { createShippedContract } from '../src/contract/index.js';
+import { shippedContract } from '../src/contract/index.js';
 import { createGateway } from '../src/edge/app.js';
 import { createRuntime } from '../src/edge/runtime.js';
 import { tuneHeap } from '../src/cli/heap.js';
 import { createLogger, redactingLogger, requestLineLogger } from '../src/cli/logger.js';
+import { contractCalendar } from '../test/helpers/calendar.js';
 import { serveControl } from './control.js';
 
 // Import only the type from here: importing a value would run this module (and start a gateway).
@@ -28,7 +29,7 @@ export interface GatewayChildOptions {
   readonly redis?: { readonly url: string; readonly localCacheSize: number; readonly timeoutMs: number };
 }
 
-/** Inside v1's deprecation window of the calendar below (v2 released 2026-10-01, v1 sunset 2027-03-30). */
+/** Inside v1's deprecation window of the calendar below (the head released 2026-10-01, v1 sunset 2027-03-30). */
 const BENCH_NOW = new Date('2026-11-22T12:00:00Z');
 
 // As `serve` does in production.
@@ -41,13 +42,7 @@ const loaded = parseConfig({
   listen: { host: '127.0.0.1', port: 0 },
   upstream: { url: options.upstream },
   limits: { bodyBytes: options.bodyBytes, responseBytes: options.responseBytes },
-  lifecycle: {
-    supportWindowDays: 180,
-    versions: [
-      { version: 1, released: '2025-01-15', migrationGuide: 'https://example.com/migrate-v1-to-v2' },
-      { version: 2, released: '2026-10-01' },
-    ],
-  },
+  lifecycle: contractCalendar({ first: '2025-01-15', head: '2026-10-01', supportWindowDays: 180 }),
   admin: { enabled: false },
   ...(options.redis && { cache: { redis: options.redis } }),
 });
@@ -59,7 +54,7 @@ const requestLog = requestLineLogger(base, []);
 const metrics = createMetrics({ maxClients: loaded.config.metrics.maxClients });
 const runtime = createRuntime({
   loaded,
-  contract: createShippedContract,
+  contract: shippedContract,
   upstreamUrl: options.upstream,
   clock: () => BENCH_NOW,
   logger,

@@ -2,24 +2,31 @@
 
 import { Pool } from 'undici';
 import { createBackendClient } from '../adapters/backend-client.js';
+import { createLegacyKeyResolver } from '../adapters/legacy-key-resolver.js';
+import { createPageTokenCache } from '../adapters/page-token-cache.js';
 import { loadConfigFile } from '../config/load.js';
-import { createShippedContract } from '../contract/index.js';
+import { shippedContract } from '../contract/index.js';
 import { checkContract } from '../core/contract/check.js';
 import { loadContract } from '../core/contract/load.js';
+import type { ContractServices } from '../core/contract/services.js';
 import type { Contract, MigrationContext } from '../core/contract/types.js';
 import { BackendCallError, GatewayError, isGatewayError } from '../core/errors.js';
 import { translateRequest, validateRequest } from '../core/translate/engine.js';
 import { buildPlans, requirePlan } from '../core/translate/plan.js';
 import { problemBody } from '../edge/problem.js';
-import { offlineDeps } from './validate-config.js';
+
+/** Services for migrations run outside a running gateway (small, short-lived caches). */
+const offlineServices = (prefixes: Record<string, string> = {}): ContractServices => ({
+  legacyKeys: createLegacyKeyResolver({ prefixes, cacheSize: 100, cacheTtlMs: 60_000 }),
+  pageTokens: createPageTokenCache({ size: 100, ttlMs: 60_000 }),
+});
 
 export interface Output {
   out(line: string): void;
   err(line: string): void;
 }
 
-
-export function runCheckContract(io: Output, contract: Contract = createShippedContract(offlineDeps())): number {
+export function runCheckContract(io: Output, contract: Contract = shippedContract): number {
   const problems = checkContract(contract);
   if (problems.length === 0) {
     const loaded = loadContract(contract);
@@ -44,7 +51,7 @@ export interface TranslateArgs {
 
 export async function runTranslate(io: Output, args: TranslateArgs): Promise<number> {
   const prefixes = args.configPath ? { ...loadConfigFile(args.configPath, {}).config.legacyKeys.prefixes } : {};
-  const contract = loadContract(createShippedContract(offlineDeps(prefixes)));
+  const contract = loadContract(shippedContract);
   if (!contract.byVersion.has(args.from)) {
     io.err(`API version ${args.from} does not exist (versions ${contract.versions.join(', ')})`);
     return 2;
@@ -58,6 +65,7 @@ export async function runTranslate(io: Output, args: TranslateArgs): Promise<num
     clientVersion: args.from,
     principal: 'cli',
     state: new Map(),
+    services: offlineServices(prefixes),
     callBackend: (method, body) => {
       if (!backend) {
         throw new GatewayError('UPSTREAM_UNAVAILABLE', `this translation needs the backend (${method}); pass --upstream URL`, {

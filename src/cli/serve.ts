@@ -7,7 +7,7 @@ import { createAdminServer, type AdminServer, type ReloadResult } from '../admin
 import { createMetrics, type Metrics } from '../admin/metrics.js';
 import { ConfigError, type LoadedConfig } from '../config/load.js';
 import { digestOf, watchConfig, type ConfigWatcher } from '../config/watch.js';
-import { createShippedContract } from '../contract/index.js';
+import { shippedContract } from '../contract/index.js';
 import { ContractError } from '../core/contract/load.js';
 import { createGateway, type Gateway } from '../edge/app.js';
 import { readinessOptions } from '../edge/discovery.js';
@@ -78,10 +78,7 @@ export async function serve(options: ServeOptions): Promise<Serving> {
   const upstreamOf = async (l: LoadedConfig): Promise<string> => {
     if (l.config.upstream.url !== 'embedded') return l.config.upstream.url;
     if (!embeddedUrl) {
-      const backend = createReferenceBackend({
-        headVersion: 2,
-        seed: DEMO_SEED,
-      });
+      const backend = createReferenceBackend({ contract: shippedContract, seed: DEMO_SEED });
       embeddedUrl = await backend.listen(0, '127.0.0.1');
       stopBackend = () => backend.close();
       logger.warn(
@@ -92,7 +89,7 @@ export async function serve(options: ServeOptions): Promise<Serving> {
     return embeddedUrl;
   };
   const build = (l: LoadedConfig, upstreamUrl: string): Runtime =>
-    createRuntime({ loaded: l, contract: createShippedContract, upstreamUrl, clock: () => new Date(), ...loggersOf(l), metrics });
+    createRuntime({ loaded: l, contract: shippedContract, upstreamUrl, clock: () => new Date(), ...loggersOf(l), metrics });
 
   const initialUpstream = await upstreamOf(initial);
   const gateway = createGateway(build(initial, initialUpstream));

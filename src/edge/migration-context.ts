@@ -1,5 +1,5 @@
-// What a migration may know and do on behalf of one request: the client's version, who is calling, and
-// backend calls that carry the client's credentials and end when the client leaves.
+// What a migration may know and do on behalf of one request: the client's version, who is calling, backend
+// calls that carry the client's credentials and end when the client leaves, and the runtime's services.
 //
 // A class, not an object literal with a getter: V8 builds such a literal in dictionary mode with its
 // accessor pair in old space, and that dead pair keeps the getter's closure, and through it the whole
@@ -7,6 +7,7 @@
 // 5 ms scavenges instead of 1 ms, a full GC every half second (BENCHMARKS.md).
 
 import type { IncomingMessage } from 'node:http';
+import type { ContractServices } from '../core/contract/services.js';
 import type { Json, MigrationContext } from '../core/contract/types.js';
 import type { Caller } from './client-id.js';
 import type { Departure } from './departure.js';
@@ -31,6 +32,11 @@ export class RequestMigrationContext implements MigrationContext {
   /** Hashing the credential costs a little: only migrations that key caches by caller pay it. */
   get principal(): string {
     return this.caller.principal;
+  }
+
+  /** This generation's caches and lookups (on the prototype: nothing per request). */
+  get services(): ContractServices {
+    return this.rt.services;
   }
 
   get state(): Map<string, unknown> {

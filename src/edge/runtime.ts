@@ -7,8 +7,8 @@ import type { Contract } from '../core/contract/types.js';
 import type { Calendar } from '../core/lifecycle/calendar.js';
 import { buildPlans, type MethodPlan } from '../core/translate/plan.js';
 import { type BackendClient, createBackendClient } from '../adapters/backend-client.js';
-import { createContractDeps } from '../adapters/contract-deps.js';
-import type { ContractDeps } from '../contract/deps.js';
+import { createContractServices } from '../adapters/contract-services.js';
+import type { ContractServices } from '../core/contract/services.js';
 import { ConfigError, contractProblems, type LoadedConfig } from '../config/load.js';
 import { type GatewayConfig, passthroughEnabled } from '../config/schema.js';
 import { createPassThrough, type PassThrough } from './passthrough.js';
@@ -25,6 +25,8 @@ export interface Runtime {
   /** Requests outside /rpc/ and the gateway's own routes go to the upstream through this; undefined when off. */
   readonly passthrough: PassThrough | undefined;
   readonly backend: BackendClient;
+  /** The caches and lookups migrations reach through their context; this generation's own. */
+  readonly services: ContractServices;
   readonly upstreamUrl: string;
   readonly clock: Clock;
   readonly logger: Logger;
@@ -42,8 +44,8 @@ export interface Runtime {
 
 export interface RuntimeOptions {
   readonly loaded: LoadedConfig;
-  /** The contract, built with this runtime's caches and settings. */
-  readonly contract: (deps: ContractDeps) => Contract;
+  /** The contract (a plain value: its migrations reach this runtime's caches through their context). */
+  readonly contract: Contract;
   /** The resolved upstream base URL (the embedded backend's address when config says "embedded"). */
   readonly upstreamUrl: string;
   readonly clock: Clock;
@@ -63,7 +65,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     keepAliveMs: config.upstream.keepAliveMs,
   });
   // Page tokens and key lookups: in this process, or shared through Redis (cache.redis); this generation's own.
-  const caches = createContractDeps(config, { logger: options.logger, metrics: options.metrics });
+  const caches = createContractServices(config, { logger: options.logger, metrics: options.metrics });
   const passthrough = passthroughEnabled(config)
     ? createPassThrough({
         target: options.upstreamUrl,
@@ -76,7 +78,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       })
     : undefined;
   try {
-    const contract = loadContract(options.contract(caches.deps));
+    const contract = loadContract(options.contract);
     const problems = contractProblems(calendar, contract.versions);
     if (problems.length) throw new ConfigError(source, problems);
     const backend = createBackendClient({
@@ -100,6 +102,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       forwarder,
       passthrough,
       backend,
+      services: caches.services,
       upstreamUrl: options.upstreamUrl,
       clock: options.clock,
       logger: options.logger,

@@ -1,8 +1,12 @@
-// The reference backend's surface: an in-memory, latest-only test double of the BI service (it speaks only the newest version, stamps what it saves with x-dl-client-api-version, refuses overwrites of newer objects).
+// The reference backend's surface: an in-memory, latest-only test double of the BI service (it speaks only its contract's newest version, stamps what it saves with x-dl-client-api-version, refuses overwrites of newer objects).
 
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
+import { shippedContract } from '../contract/index.js';
+import { loadContract } from '../core/contract/load.js';
+import type { Contract } from '../core/contract/types.js';
 import { DEMO_SEED } from './demo-seed.js';
+import { methodsFor } from './methods/index.js';
 import { createBackendServer, type RecordedRequest } from './server.js';
 import { Store, type Seed } from './store.js';
 
@@ -12,8 +16,8 @@ export { ENTRY_SCOPES } from './store.js';
 export { DEMO_COLLECTIONS, DEMO_ENTRIES, DEMO_REPORTS, DEMO_SEED, DEMO_WORKBOOKS } from './demo-seed.js';
 
 export interface ReferenceBackendOptions {
-  /** The latest API version the backend speaks (2 in the shipped setup). */
-  headVersion: number;
+  /** The contract whose newest version the backend speaks (default: the shipped contract). */
+  contract?: Contract;
   seed?: Seed;
   /** Default 1 MiB. */
   maxBodyBytes?: number;
@@ -31,9 +35,11 @@ export interface ReferenceBackend {
 
 const REQUEST_LOG_CAP = 1000;
 
-export function createReferenceBackend(options: ReferenceBackendOptions): ReferenceBackend {
-  const { headVersion, maxBodyBytes = 1024 * 1024 } = options;
-  if (!Number.isInteger(headVersion) || headVersion < 1) throw new Error(`headVersion must be a positive integer, got ${headVersion}`);
+export function createReferenceBackend(options: ReferenceBackendOptions = {}): ReferenceBackend {
+  const { maxBodyBytes = 1024 * 1024 } = options;
+  const contract = loadContract(options.contract ?? shippedContract);
+  const headVersion = contract.head;
+  const methods = methodsFor(contract.byVersion.get(headVersion)!);
   if (!Number.isInteger(maxBodyBytes) || maxBodyBytes < 0) throw new Error(`maxBodyBytes must be a non-negative integer, got ${maxBodyBytes}`);
 
   // Amortised cap: trimmed to the cap whenever it doubles; the getter returns only the last 1000.
@@ -44,7 +50,7 @@ export function createReferenceBackend(options: ReferenceBackendOptions): Refere
   };
 
   const store = new Store(headVersion, options.seed);
-  const server = createBackendServer({ headVersion, maxBodyBytes, store, record });
+  const server = createBackendServer({ headVersion, methods, maxBodyBytes, store, record });
   let closing: Promise<void> | undefined;
 
   return {
@@ -83,7 +89,7 @@ export interface RunningReferenceBackend {
 }
 
 /**
- * For the CLI and the demo: head version 2, the demo seed, listening on BACKEND_HOST:BACKEND_PORT
+ * For the CLI and the demo: the shipped contract's head version, the demo seed, listening on BACKEND_HOST:BACKEND_PORT
  * (defaults 127.0.0.1:8081). Logging is the caller's job.
  */
 export async function startReferenceBackendFromEnv(env: NodeJS.ProcessEnv = process.env): Promise<RunningReferenceBackend> {
@@ -91,10 +97,7 @@ export async function startReferenceBackendFromEnv(env: NodeJS.ProcessEnv = proc
   const port = Number(rawPort);
   if (!/^[0-9]{1,5}$/.test(rawPort) || port > 65535) throw new Error(`BACKEND_PORT must be an integer from 0 to 65535, got "${rawPort}"`);
   const host = env.BACKEND_HOST?.trim() || '127.0.0.1';
-  const backend = createReferenceBackend({
-    headVersion: 2,
-    seed: DEMO_SEED,
-  });
+  const backend = createReferenceBackend({ seed: DEMO_SEED });
   const url = await backend.listen(port, host);
   return { url, backend, close: () => backend.close() };
 }

@@ -3,7 +3,7 @@
 import { isUtf8 } from 'node:buffer';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { BackendError, problemBody } from './errors.js';
-import { invoke, METHODS } from './methods/index.js';
+import { invoke, type MethodHandler } from './methods/index.js';
 import type { Store } from './store.js';
 
 export interface RecordedRequest {
@@ -17,6 +17,8 @@ export interface RecordedRequest {
 
 export interface ServerOptions {
   readonly headVersion: number;
+  /** Every RPC method, by name. */
+  readonly methods: ReadonlyMap<string, MethodHandler>;
   readonly maxBodyBytes: number;
   readonly store: Store;
   readonly record: (request: RecordedRequest) => void;
@@ -75,7 +77,7 @@ function isJsonMediaType(contentType: string): boolean {
 }
 
 export function createBackendServer(options: ServerOptions): Server {
-  const { headVersion, maxBodyBytes, store, record } = options;
+  const { headVersion, methods, maxBodyBytes, store, record } = options;
   const head = String(headVersion);
 
   /** x-dl-api-version must be absent or exactly the head version. */
@@ -111,7 +113,7 @@ export function createBackendServer(options: ServerOptions): Server {
       throw new BackendError('METHOD_NOT_ALLOWED', `Use POST for ${path}.`, { method: req.method ?? '', allow: ['POST'] });
     }
     const name = path.slice('/rpc/'.length);
-    const handler = METHOD_NAME.test(name) ? METHODS.get(name) : undefined;
+    const handler = METHOD_NAME.test(name) ? methods.get(name) : undefined;
     if (handler === undefined) {
       throw new BackendError('ENDPOINT_NOT_FOUND', `Method "${name.slice(0, 64)}" does not exist.`, { method: name.slice(0, 64) });
     }

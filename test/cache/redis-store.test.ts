@@ -11,6 +11,7 @@ import { BackendCallError } from '../../src/core/errors.js';
 import { memoryLog, sampleValue, waitFor } from '../helpers/serve-process.js';
 import { freePort } from '../../bench/free-port.js';
 import { startRedis, type TestRedis } from '../helpers/redis.js';
+import { NO_SERVICES } from '../helpers/no-services.js';
 
 // The shared cache against a real redis-server of the test's own: what one replica stores another reads,
 // keys reveal nothing, and Redis down, frozen, refusing or talking garbage only ever reads as a miss.
@@ -90,6 +91,7 @@ describe('the Redis cache store', () => {
       clientVersion: 1,
       principal: 'caller-hash:org-7',
       state: new Map(),
+      services: NO_SERVICES,
       callBackend: async (_method, body: Json) => {
         lookups++;
         if (body.key === 'reports/known') return { workbookId: 'wb_known' };

@@ -8,6 +8,7 @@ import { runCheckConfig } from '../../src/cli/check-config.js';
 import { serve, type Serving } from '../../src/cli/serve.js';
 import { ConfigError } from '../../src/config/load.js';
 import { createReferenceBackend, type ReferenceBackend } from '../../src/reference-backend/index.js';
+import { HEAD } from '../helpers/calendar.js';
 import { configDoc, liveCalendar, memoryLog, replaceFile, tempDir, yamlOf } from '../helpers/serve-process.js';
 
 interface Row {
@@ -20,7 +21,7 @@ interface Row {
 }
 
 const cal = liveCalendar();
-const v2 = { version: 2, released: cal.v2Released };
+const { versions } = cal.calendar;
 const withVersions = (url: string, versions: unknown[]) => {
   const doc = configDoc({ upstreamUrl: url });
   return { ...doc, lifecycle: { supportWindowDays: 365, versions } };
@@ -30,14 +31,14 @@ const ROWS: Row[] = [
   { name: 'the live calendar', doc: (url) => configDoc({ upstreamUrl: url }) },
   { name: 'a real leap day as sunset', doc: (url) => configDoc({ upstreamUrl: url, v1Sunset: '2028-02-29' }) },
   {
-    name: 'a calendar listing only v1',
-    doc: (url) => withVersions(url, [{ version: 1, released: cal.v1Released }]),
-    refused: /version 2 of the API contract has no release date/,
+    name: 'a calendar without the head version',
+    doc: (url) => withVersions(url, versions.slice(0, -1)),
+    refused: new RegExp(`version ${HEAD} of the API contract has no release date`),
   },
   {
-    name: 'a calendar adding v3',
-    doc: (url) => withVersions(url, [{ version: 1, released: cal.v1Released }, v2, { version: 3, released: '2030-01-01' }]),
-    refused: /version 3 is not in the API contract/,
+    name: 'a calendar adding a version the contract lacks',
+    doc: (url) => withVersions(url, [...versions, { version: HEAD + 1, released: '2030-01-01' }]),
+    refused: new RegExp(`version ${HEAD + 1} is not in the API contract`),
   },
   {
     name: 'sunset 2027-02-30',
@@ -96,7 +97,7 @@ let running: Serving;
 const runningPath = join(dir, 'running.yaml');
 
 beforeAll(async () => {
-  backend = createReferenceBackend({ headVersion: 2 });
+  backend = createReferenceBackend();
   backendUrl = await backend.listen(0, '127.0.0.1');
   writeFileSync(runningPath, yamlOf(configDoc({ upstreamUrl: backendUrl })));
   running = await serve({ configPath: runningPath, logger: memoryLog('silent').logger, env: {}, watch: false });

@@ -4,21 +4,18 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createLegacyKeyResolver } from '../../src/adapters/legacy-key-resolver.js';
-import { createPageTokenCache } from '../../src/adapters/page-token-cache.js';
-import { createShippedContract } from '../../src/contract/index.js';
+import { shippedContract as contract } from '../../src/contract/index.js';
 import { loadContract } from '../../src/core/contract/load.js';
 import type { Change, Json, MigrationContext, Target } from '../../src/core/contract/types.js';
 import { BackendCallError, GatewayError } from '../../src/core/errors.js';
 import { translateRequest, validateRequest } from '../../src/core/translate/engine.js';
 import { buildPlans, requirePlan } from '../../src/core/translate/plan.js';
 import { DEMO_ENTRIES, DEMO_WORKBOOKS, createReferenceBackend, type ReferenceBackend } from '../../src/reference-backend/index.js';
+import { HEAD } from '../helpers/calendar.js';
 import { objectOf } from '../helpers/json-schema-arbitrary.js';
+import { memoryServices } from '../helpers/services.js';
 
-const contract = createShippedContract({
-  legacyKeys: createLegacyKeyResolver({ prefixes: { 'reports/marketing/': 'wb_demo_marketing' }, cacheSize: 1000, cacheTtlMs: 60_000 }),
-  pageTokens: createPageTokenCache({ size: 10_000, ttlMs: 60_000 }),
-});
+const services = memoryServices({ 'reports/marketing/': 'wb_demo_marketing' }, 10_000);
 const loaded = loadContract(contract);
 const plans = buildPlans(loaded);
 const v1 = contract.versions[0]!;
@@ -52,10 +49,11 @@ const ctxFor = (principal: string): MigrationContext => ({
   clientVersion: 1,
   principal,
   state: new Map(),
+  services,
   callBackend: async (method, body) => {
     const res = await fetch(`${baseUrl}/rpc/${method}`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-dl-api-version': '2', 'x-dl-client-api-version': '1' },
+      headers: { 'content-type': 'application/json', 'x-dl-api-version': String(HEAD), 'x-dl-client-api-version': '1' },
       body: JSON.stringify(body),
     });
     const parsed = (await res.json()) as Json;
@@ -65,7 +63,7 @@ const ctxFor = (principal: string): MigrationContext => ({
 });
 
 beforeAll(async () => {
-  backend = createReferenceBackend({ headVersion: 2, seed: { workbooks: [...DEMO_WORKBOOKS], entries: [...DEMO_ENTRIES] } });
+  backend = createReferenceBackend({ seed: { workbooks: [...DEMO_WORKBOOKS], entries: [...DEMO_ENTRIES] } });
   baseUrl = await backend.listen(0, '127.0.0.1');
 });
 afterAll(() => backend?.close());

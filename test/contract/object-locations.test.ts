@@ -2,22 +2,19 @@
 // references unless they carry content, and a compatible addition reaches objects saved before it.
 
 import { describe, expect, it } from 'vitest';
-import { createShippedContract } from '../../src/contract/index.js';
+import { shippedContract } from '../../src/contract/index.js';
 import { DATALENS_OBJECTS } from '../../src/contract/datalens/objects.js';
 import { loadContract } from '../../src/core/contract/load.js';
 import type { MigrationContext } from '../../src/core/contract/types.js';
 import { GatewayError } from '../../src/core/errors.js';
 import { translateResponse } from '../../src/core/translate/engine.js';
 import { buildPlans, requirePlan } from '../../src/core/translate/plan.js';
+import { memoryServices } from '../helpers/services.js';
 
-const deps = {
-  legacyKeys: { resolve: () => Promise.resolve(undefined) },
-  pageTokens: { getMany: (keys: readonly string[]) => Promise.resolve(keys.map(() => undefined)), set: () => Promise.resolve(), maxWalkCalls: 0 },
-};
-const loaded = loadContract(createShippedContract(deps));
+const loaded = loadContract(shippedContract);
 const plans = buildPlans(loaded);
 const plan = (version: number, method: string) => requirePlan(plans, loaded, version, method);
-const ctx: MigrationContext = { clientVersion: 1, principal: 'p', state: new Map(), callBackend: () => Promise.reject(new Error('no backend here')) };
+const ctx: MigrationContext = { clientVersion: 1, principal: 'p', state: new Map(), services: memoryServices(), callBackend: () => Promise.reject(new Error('no backend here')) };
 
 const refusal = async (promise: Promise<unknown>) => {
   try {

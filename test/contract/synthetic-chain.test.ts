@@ -28,6 +28,7 @@ import type { Contract, Json, MethodSpec, MigrationContext, VersionSpec } from '
 import { GatewayError } from '../../src/core/errors.js';
 import { translateRequest, translateResponse, validateRequest } from '../../src/core/translate/engine.js';
 import { buildPlan, buildPlans, requirePlan, type MethodPlan } from '../../src/core/translate/plan.js';
+import { NO_SERVICES } from '../helpers/no-services.js';
 
 // ── Schemas per version ────────────────────────────────────────────────────────────────────────────
 
@@ -265,6 +266,7 @@ const ctxAt = (clientVersion: number): MigrationContext => ({
   clientVersion,
   principal: 'test-principal',
   state: new Map(),
+  services: NO_SERVICES,
   // The backend is not our module: a plain function stands in for it (the synthetic migrations never call it).
   callBackend: async (method, body) => {
     backendCalls.push({ method, body });

@@ -3,19 +3,13 @@
 
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createLegacyKeyResolver } from '../../src/adapters/legacy-key-resolver.js';
-import { createPageTokenCache } from '../../src/adapters/page-token-cache.js';
-import { createShippedContract } from '../../src/contract/index.js';
+import { shippedContract } from '../../src/contract/index.js';
 import { loadContract } from '../../src/core/contract/load.js';
 import { openApiFor } from '../../src/core/derive/openapi.js';
 import { jsonSchemaOf } from '../../src/core/derive/schema-diff.js';
 import { withStatedUnknownFields } from '../../src/core/derive/unknown-fields.js';
 
-const deps = {
-  legacyKeys: createLegacyKeyResolver({ prefixes: {}, cacheSize: 10, cacheTtlMs: 1000 }),
-  pageTokens: createPageTokenCache({ size: 10, ttlMs: 1000 }),
-};
-const loaded = loadContract(createShippedContract(deps));
+const loaded = loadContract(shippedContract);
 
 /** Strict in datalens-ui (z.strictObject), plus the report methods (the seed's rule). */
 const STRICT = [

@@ -18,8 +18,9 @@ import type { Change, FieldAdded, Json, MethodSpec, MigrationContext, ObjectLoca
 import { GatewayError } from '../../src/core/errors.js';
 import { translateRequest, translateResponse } from '../../src/core/translate/engine.js';
 import { buildPlan, buildPlans, type MethodPlan, planKey, requirePlan } from '../../src/core/translate/plan.js';
+import { NO_SERVICES } from '../helpers/no-services.js';
 
-const ctx: MigrationContext = { clientVersion: 1, callBackend: async () => ({}), principal: 'p', state: new Map() };
+const ctx: MigrationContext = { clientVersion: 1, callBackend: async () => ({}), principal: 'p', state: new Map(), services: NO_SERVICES };
 const spec = (objects?: ObjectLocation[]): MethodSpec => ({
   request: z.looseObject({}),
   response: z.looseObject({}),

@@ -6,6 +6,7 @@ import { BackendCallError, GatewayError } from '../../src/core/errors.js';
 import { guardObjects, translateRequest, translateResponse, validateRequest } from '../../src/core/translate/engine.js';
 import { collect, deleteAt, getAt, isJsonObject, setAt, splitPath } from '../../src/core/translate/paths.js';
 import type { MethodPlan } from '../../src/core/translate/plan.js';
+import { NO_SERVICES } from '../helpers/no-services.js';
 
 describe('paths', () => {
   it('splits a dotted path, the empty path being the body itself', () => {
@@ -90,6 +91,7 @@ const ctx: MigrationContext = {
   callBackend: async () => ({}),
   principal: 'p',
   state: new Map(),
+  services: NO_SERVICES,
 };
 
 const plan = (over: Partial<MethodPlan> = {}): MethodPlan => ({

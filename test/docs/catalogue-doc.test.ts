@@ -3,15 +3,10 @@
 
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { createLegacyKeyResolver } from '../../src/adapters/legacy-key-resolver.js';
-import { createPageTokenCache } from '../../src/adapters/page-token-cache.js';
-import { createShippedContract } from '../../src/contract/index.js';
+import { shippedContract } from '../../src/contract/index.js';
 
 const doc = readFileSync(new URL('../../docs/reference/catalogue.md', import.meta.url), 'utf8');
-const contract = createShippedContract({
-  legacyKeys: createLegacyKeyResolver({ prefixes: {}, cacheSize: 10, cacheTtlMs: 1000 }),
-  pageTokens: createPageTokenCache({ size: 10, ttlMs: 1000 }),
-});
+const contract = shippedContract;
 
 describe('docs/reference/catalogue.md', () => {
   it('names every method of every version, and the method counts', () => {

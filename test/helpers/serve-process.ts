@@ -10,6 +10,7 @@ import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { pino, type Logger } from 'pino';
 import { stringify } from 'yaml';
+import { contractCalendar, sunsetOf } from './calendar.js';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -20,17 +21,18 @@ const iso = (ms: number) => new Date(ms).toISOString();
 const TODAY = Math.floor(Date.now() / DAY_MS) * DAY_MS;
 
 /**
- * A calendar relative to the real clock (the gateway under `serve` reads `new Date()`): v1 released 400 days
- * ago, v2 released 30 days ago, a 365-day window, so v1 is deprecated and served for another 335 days.
- * All instants are midnights, so they survive the second-precision Sunset header.
+ * A calendar relative to the real clock (the gateway under `serve` reads `new Date()`), built from the
+ * contract's versions: v1 released 400 days ago, the head (v2) released 30 days ago, a 365-day window, so
+ * v1 is deprecated and served for another 335 days. All instants are midnights, so they survive the
+ * second-precision Sunset header.
  */
 export function liveCalendar() {
   const now = TODAY;
+  const calendar = contractCalendar({ first: iso(now - 400 * DAY_MS), head: iso(now - 30 * DAY_MS), supportWindowDays: 365 });
   return {
-    v1Released: iso(now - 400 * DAY_MS),
-    v2Released: iso(now - 30 * DAY_MS),
+    calendar,
     /** v1's sunset under the window: v2's release + 365 days. */
-    v1DefaultSunset: iso(now - 30 * DAY_MS + 365 * DAY_MS),
+    v1DefaultSunset: sunsetOf(calendar, 1).toISOString(),
     /** A sunset already past but after v1's deprecation: v1 answers 410 with it. */
     pastSunset: iso(now - 10 * DAY_MS),
     /** A sunset before v1's deprecation: refused. */
@@ -52,23 +54,15 @@ export interface ConfigOptions {
 
 /** A complete config document: both listeners on 127.0.0.1:0, the live calendar, the given upstream. */
 export function configDoc(options: ConfigOptions): Record<string, unknown> {
-  const cal = liveCalendar();
+  const { calendar } = liveCalendar();
+  const [v1, ...later] = calendar.versions;
   return {
     listen: { host: '127.0.0.1', port: 0 },
     admin: { host: '127.0.0.1', port: 0 },
     upstream: { url: options.upstreamUrl },
     lifecycle: {
-      supportWindowDays: 365,
-      versions: [
-        {
-          version: 1,
-          released: cal.v1Released,
-          migrationGuide: 'https://example.com/migrate-v1-to-v2',
-          ...(options.v1Sunset && { sunset: options.v1Sunset }),
-          ...options.v1,
-        },
-        { version: 2, released: cal.v2Released },
-      ],
+      supportWindowDays: calendar.supportWindowDays,
+      versions: [{ ...v1, ...(options.v1Sunset && { sunset: options.v1Sunset }), ...options.v1 }, ...later],
     },
     legacyKeys: { prefixes: { 'legacy/finance/': 'wb_demo_sandbox' } },
     ...options.extra,
@@ -201,11 +195,12 @@ export interface ServeProcess {
   kill(): Promise<void>;
 }
 
-export async function startServeProcess(configPath: string, env: Record<string, string> = {}): Promise<ServeProcess> {
+/** `cwd`: the project to run (default this one), e.g. a copy with another contract. */
+export async function startServeProcess(configPath: string, env: Record<string, string> = {}, cwd: string = ROOT): Promise<ServeProcess> {
   const childEnv: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'info', ...env };
   for (const name of OVERRIDES) if (!(name in env)) delete childEnv[name];
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--config', configPath], {
-    cwd: ROOT,
+    cwd,
     env: childEnv,
     stdio: ['pipe', 'pipe', 'pipe'],
   });

@@ -4,23 +4,17 @@ import { pino } from 'pino';
 import { createMetrics, type Metrics } from '../../src/admin/metrics.js';
 import { parseConfig } from '../../src/config/load.js';
 import type { GatewayConfigInput } from '../../src/config/schema.js';
-import { createShippedContract } from '../../src/contract/index.js';
+import { shippedContract } from '../../src/contract/index.js';
 import type { Contract } from '../../src/core/contract/types.js';
-import type { ContractDeps } from '../../src/contract/deps.js';
 import { createGateway, type Gateway, type ServerLimits } from '../../src/edge/app.js';
 import { createRuntime } from '../../src/edge/runtime.js';
 import { DEMO_SEED, createReferenceBackend, type ReferenceBackend } from '../../src/reference-backend/index.js';
+import { contractCalendar, sunsetOf } from './calendar.js';
 
-/** The calendar most tests use: v1 released 2025-01-15, v2 released 2026-10-01, 180-day window. */
-export const CALENDAR = {
-  supportWindowDays: 180,
-  versions: [
-    { version: 1, released: '2025-01-15', migrationGuide: 'https://example.com/migrate-v1-to-v2' },
-    { version: 2, released: '2026-10-01' },
-  ],
-};
-/** Sunset of v1 under CALENDAR: 2026-10-01 + 180 days. */
-export const V1_SUNSET = new Date('2027-03-30T00:00:00Z');
+/** The calendar most tests use: v1 released 2025-01-15, the head (v2) released 2026-10-01, 180-day window. */
+export const CALENDAR = contractCalendar({ first: '2025-01-15', head: '2026-10-01', supportWindowDays: 180 });
+/** Sunset of v1 under CALENDAR: v2's release + 180 days (2027-03-30). */
+export const V1_SUNSET = sunsetOf(CALENDAR, 1);
 export const DURING_V1_ONLY = new Date('2026-06-01T12:00:00Z');
 export const DURING_DEPRECATION = new Date('2026-11-22T12:00:00Z');
 export const AFTER_V1_SUNSET = new Date('2027-04-01T00:00:00Z');
@@ -32,7 +26,8 @@ export interface StackOptions {
   config?: Partial<GatewayConfigInput> & Record<string, unknown>;
   /** Forward to this URL instead of a fresh reference backend (e.g. a faulty upstream). */
   upstreamUrl?: string;
-  contract?: (deps: ContractDeps) => Contract;
+  /** Defaults to the shipped contract; the reference backend speaks its head version. */
+  contract?: Contract;
   limits?: ServerLimits;
   /** Defaults to a fresh registry without process metrics. */
   metrics?: Metrics;
@@ -57,7 +52,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   let backendUrl = options.upstreamUrl;
   if (!backendUrl) {
     backend = createReferenceBackend({
-      headVersion: 2,
+      contract: options.contract ?? shippedContract,
       seed: DEMO_SEED,
     });
     backendUrl = await backend.listen(0, '127.0.0.1');
@@ -74,7 +69,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const metrics = options.metrics ?? createMetrics({ maxClients: 100, defaultMetrics: false });
   const runtime = createRuntime({
     loaded,
-    contract: options.contract ?? createShippedContract,
+    contract: options.contract ?? shippedContract,
     upstreamUrl: backendUrl,
     clock: () => now,
     logger: options.logger ?? pino({ level: 'silent' }),

@@ -8,9 +8,7 @@
 import fc from 'fast-check';
 import { z } from 'zod';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createLegacyKeyResolver } from '../../src/adapters/legacy-key-resolver.js';
-import { createPageTokenCache } from '../../src/adapters/page-token-cache.js';
-import { createShippedContract } from '../../src/contract/index.js';
+import { shippedContract } from '../../src/contract/index.js';
 import { loadContract } from '../../src/core/contract/load.js';
 import type { Json, MigrationContext } from '../../src/core/contract/types.js';
 import { BackendCallError, GatewayError } from '../../src/core/errors.js';
@@ -18,6 +16,7 @@ import { translateRequest, translateResponse, validateRequest } from '../../src/
 import { buildPlans } from '../../src/core/translate/plan.js';
 import { type BackendTap, HOSTILE_LIMITS, REQUEST_DEADLINE_MS, createV1Report, expectStillServing, tapBackend } from '../helpers/hostile.js';
 import { type ParsedResponse, head, post, rawExchange } from '../helpers/raw-socket.js';
+import { memoryServices } from '../helpers/services.js';
 import { type Stack, startStack } from '../helpers/stack.js';
 
 const NUM_RUNS = 200;
@@ -263,11 +262,8 @@ describe('the edge under arbitrary input', () => {
 
 // ── The translators, directly ──────────────────────────────────────────────────────────────────────
 describe('the shipped v1 translators under arbitrary JSON', () => {
-  const deps = {
-    legacyKeys: createLegacyKeyResolver({ prefixes: { 'reports/marketing/': 'wb_demo_marketing' }, cacheSize: 100, cacheTtlMs: 60_000 }),
-    pageTokens: createPageTokenCache({ size: 100, ttlMs: 60_000 }),
-  };
-  const loaded = loadContract(createShippedContract(deps));
+  const services = memoryServices({ 'reports/marketing/': 'wb_demo_marketing' }, 100);
+  const loaded = loadContract(shippedContract);
   const plans = [...buildPlans(loaded).values()].filter((p) => p.version === 1);
 
   /** The backend, as a migration sees it: an arbitrary JSON object, or a refusal. */
@@ -279,6 +275,7 @@ describe('the shipped v1 translators under arbitrary JSON', () => {
     clientVersion: 1,
     principal,
     state: new Map(),
+    services,
     callBackend: async () => {
       if (answer instanceof BackendCallError) throw answer;
       return structuredClone(answer);

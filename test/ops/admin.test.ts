@@ -15,7 +15,7 @@ let backendUrl: string;
 const running: Serving[] = [];
 
 beforeAll(async () => {
-  backend = createReferenceBackend({ headVersion: 2 });
+  backend = createReferenceBackend();
   backendUrl = await backend.listen(0, '127.0.0.1');
 });
 afterAll(async () => {

@@ -14,7 +14,7 @@ let backendUrl: string;
 const running: Serving[] = [];
 
 beforeAll(async () => {
-  backend = createReferenceBackend({ headVersion: 2, seed: { workbooks: [...DEMO_WORKBOOKS], entries: [...DEMO_ENTRIES] } });
+  backend = createReferenceBackend({ seed: { workbooks: [...DEMO_WORKBOOKS], entries: [...DEMO_ENTRIES] } });
   backendUrl = await backend.listen(0, '127.0.0.1');
 });
 afterAll(async () => {

@@ -25,7 +25,7 @@ async function startServing(upstreamUrl: string) {
 }
 
 beforeAll(async () => {
-  backend = createReferenceBackend({ headVersion: 2, seed: { workbooks: [...DEMO_WORKBOOKS], entries: [...DEMO_ENTRIES] } });
+  backend = createReferenceBackend({ seed: { workbooks: [...DEMO_WORKBOOKS], entries: [...DEMO_ENTRIES] } });
   const backendUrl = await backend.listen(0, '127.0.0.1');
   refused = await startFaultUpstream('refuse');
   ({ path: configPath, serving } = await startServing(backendUrl));

@@ -1,8 +1,8 @@
 // A config file written again while a reload is being built must not be lost: the watcher may only
 // consider "known" the content that was actually loaded.
 //
-// The contract factory is wrapped so that the test can write the file at the one moment that matters:
-// after the reload read the file, before it finished.
+// The contract's export is wrapped in a getter (a reload reads it when it builds the new runtime) so that the
+// test can write the file at the one moment that matters: after the reload read the file, before it finished.
 
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -17,11 +17,11 @@ vi.mock('../../src/contract/index.js', async (importOriginal) => {
   const mod = await importOriginal<typeof import('../../src/contract/index.js')>();
   return {
     ...mod,
-    createShippedContract: (...args: Parameters<typeof mod.createShippedContract>) => {
+    get shippedContract() {
       const run = hook.duringBuild;
       hook.duringBuild = undefined;
       run?.();
-      return mod.createShippedContract(...args);
+      return mod.shippedContract;
     },
   };
 });
@@ -33,7 +33,7 @@ let serving: Serving;
 let configPath: string;
 
 beforeAll(async () => {
-  backend = createReferenceBackend({ headVersion: 2, seed: { workbooks: [...DEMO_WORKBOOKS], entries: [...DEMO_ENTRIES] } });
+  backend = createReferenceBackend({ seed: { workbooks: [...DEMO_WORKBOOKS], entries: [...DEMO_ENTRIES] } });
   backendUrl = await backend.listen(0, '127.0.0.1');
   configPath = join(tempDir('dlgw-race-'), 'gateway.yaml');
   writeFileSync(configPath, yamlOf(configDoc({ upstreamUrl: backendUrl })));

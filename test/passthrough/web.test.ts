@@ -14,7 +14,7 @@ import { configDoc, memoryLog, sampleValue, tempDir, yamlOf } from '../helpers/s
 import { head, rawExchange } from '../helpers/raw-socket.js';
 import { pino } from 'pino';
 import { parseConfig } from '../../src/config/load.js';
-import { createShippedContract } from '../../src/contract/index.js';
+import { shippedContract } from '../../src/contract/index.js';
 import { createRuntime } from '../../src/edge/runtime.js';
 import { CALENDAR, type Stack, rpc, startStack } from '../helpers/stack.js';
 import { ASSETS, PAGE, type WebUpstream, startWebUpstream } from '../helpers/web-upstream.js';
@@ -278,7 +278,7 @@ describe('pass-through across config generations', () => {
       const loaded = parseConfig({ listen: { host: '127.0.0.1', port: 0 }, lifecycle: CALENDAR, upstream: { url: web.url }, ...ON });
       const counts: number[] = [];
       for (let i = 0; i < 12; i++) {
-        const next = createRuntime({ loaded, contract: createShippedContract, upstreamUrl: web.url, clock: () => new Date(), logger: pino({ level: 'silent' }), metrics: stack.metrics });
+        const next = createRuntime({ loaded, contract: shippedContract, upstreamUrl: web.url, clock: () => new Date(), logger: pino({ level: 'silent' }), metrics: stack.metrics });
         await stack.gateway.swap(next).retire();
         expect((await fetch(`${stack.url}/assets/app.js`)).status).toBe(200);
         counts.push(stack.gateway.server.listenerCount('close'));

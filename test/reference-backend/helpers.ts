@@ -1,14 +1,15 @@
 // Test helpers for the reference backend: start one on 127.0.0.1:0 and call its RPC methods with fetch.
 
 import { createReferenceBackend, type ReferenceBackend, type ReferenceBackendOptions } from '../../src/reference-backend/index.js';
+import { HEAD } from '../helpers/calendar.js';
 
 export interface Started {
   readonly backend: ReferenceBackend;
   readonly url: string;
 }
 
-export async function start(options: Partial<ReferenceBackendOptions> = {}): Promise<Started> {
-  const backend = createReferenceBackend({ headVersion: 2, ...options });
+export async function start(options: ReferenceBackendOptions = {}): Promise<Started> {
+  const backend = createReferenceBackend(options);
   const url = await backend.listen();
   return { backend, url };
 }
@@ -26,7 +27,7 @@ export async function rpc(
   body: unknown,
   options: { clientVersion?: number; headers?: Record<string, string> } = {},
 ): Promise<Reply> {
-  const headers: Record<string, string> = { 'content-type': 'application/json', 'x-dl-api-version': '2', ...options.headers };
+  const headers: Record<string, string> = { 'content-type': 'application/json', 'x-dl-api-version': String(HEAD), ...options.headers };
   if (options.clientVersion !== undefined) headers['x-dl-client-api-version'] = String(options.clientVersion);
   const res = await fetch(`${url}/rpc/${method}`, { method: 'POST', headers, body: typeof body === 'string' ? body : JSON.stringify(body) });
   const text = await res.text();

@@ -123,7 +123,7 @@ async function reloadAll(doc: Record<string, unknown>) {
 }
 
 beforeAll(async () => {
-  backend = createReferenceBackend({ headVersion: 2, seed: { workbooks: [...DEMO_WORKBOOKS], entries: seed } });
+  backend = createReferenceBackend({ seed: { workbooks: [...DEMO_WORKBOOKS], entries: seed } });
   backend.server.on('request', (req) => {
     const method = (req.url ?? '').replace('/rpc/', '');
     backendCalls.set(method, (backendCalls.get(method) ?? 0) + 1);

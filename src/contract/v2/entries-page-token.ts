@@ -10,7 +10,6 @@ import { z } from 'zod';
 import { custom, request } from '../../core/contract/builders.js';
 import { GatewayError } from '../../core/errors.js';
 import type { CustomChange, Json, MethodSpec, MigrationContext } from '../../core/contract/types.js';
-import type { ContractDeps } from '../deps.js';
 import { open } from '../datalens/common.js';
 import { entriesAnswer, getEntriesArgs } from '../v1/entries.js';
 
@@ -28,9 +27,9 @@ export const getEntriesV2: MethodSpec = {
     ids: z.array(z.string()).max(1000).optional(),
     createdBy: z.array(z.string()).optional(),
     pageToken: z.string().optional(),
+    pageSize: z.number().int().min(1).max(LARGEST_PAGE_SIZE).optional(),
     ignoreSharedEntries: z.boolean().optional(),
     type: z.string().optional(),
-    pageSize: z.number().int().min(1).max(LARGEST_PAGE_SIZE).optional(),
   }),
   response: entriesAnswer,
 };
@@ -58,97 +57,95 @@ async function listPage(query: Json, pageSize: number, token: unknown, ctx: Migr
   return answer as Json & { entries: unknown[] };
 }
 
-export function entriesPageToken(deps: ContractDeps): CustomChange {
-  /**
-   * The token of the entry at `offset` (undefined for 0), walking from the nearest known token: the exact offset
-   * (a page served before) or a step of the walk (multiples of LARGEST_PAGE_SIZE), looked up in one store call.
-   */
-  async function tokenFor(query: Json, queryKey: string, offset: number, size: number, page: number, ctx: MigrationContext) {
-    // A v1 page larger than the backend's largest is filled with further calls: they count as well.
-    const budget = deps.pageTokens.maxWalkCalls - (Math.ceil(size / LARGEST_PAGE_SIZE) - 1);
-    const steps = Math.floor(offset / LARGEST_PAGE_SIZE);
-    const known: number[] = [];
-    if (offset > 0 && offset % LARGEST_PAGE_SIZE !== 0) known.push(offset);
-    for (let step = steps; step >= 1 && steps - step <= budget; step--) known.push(step * LARGEST_PAGE_SIZE);
-    const cached = known.length ? await deps.pageTokens.getMany(known.map((at) => tokenKey(queryKey, at))) : [];
-    const nearest = cached.findIndex((t) => t !== undefined);
-    let at = nearest >= 0 ? (known[nearest] as number) : 0;
-    let token = nearest >= 0 ? cached[nearest] : undefined;
-    if (Math.ceil((offset - at) / LARGEST_PAGE_SIZE) > Math.max(0, budget)) {
-      throw new GatewayError(
-        'VERSION_TRANSLATION_FAILED',
-        `page ${page} starts at entry ${offset}, past the ${budget} backend calls of ${LARGEST_PAGE_SIZE} entries that paging.maxWalkCalls allows one request to walk; page forward from a nearer page or use version 2 page tokens`,
-        { field: 'page', page, offset, setting: 'paging.maxWalkCalls', maxWalkCalls: budget },
-      );
-    }
-    while (at < offset) {
-      const step = Math.min(LARGEST_PAGE_SIZE, offset - at);
-      const next = (await listPage(query, step, token, ctx)).nextPageToken;
-      if (typeof next !== 'string' || !next) return { token, beyondEnd: true };
-      token = next;
-      at += step;
-      // Stored as the walk goes, so that a replica serving this client's next page finds it.
-      await deps.pageTokens.set(tokenKey(queryKey, at), token);
-    }
-    return { token, beyondEnd: false };
+/**
+ * The token of the entry at `offset` (undefined for 0), walking from the nearest known token: the exact offset
+ * (a page served before) or a step of the walk (multiples of LARGEST_PAGE_SIZE), looked up in one store call.
+ */
+async function tokenFor(query: Json, queryKey: string, offset: number, size: number, page: number, ctx: MigrationContext) {
+  // A v1 page larger than the backend's largest is filled with further calls: they count as well.
+  const budget = ctx.services.pageTokens.maxWalkCalls - (Math.ceil(size / LARGEST_PAGE_SIZE) - 1);
+  const steps = Math.floor(offset / LARGEST_PAGE_SIZE);
+  const known: number[] = [];
+  if (offset > 0 && offset % LARGEST_PAGE_SIZE !== 0) known.push(offset);
+  for (let step = steps; step >= 1 && steps - step <= budget; step--) known.push(step * LARGEST_PAGE_SIZE);
+  const cached = known.length ? await ctx.services.pageTokens.getMany(known.map((at) => tokenKey(queryKey, at))) : [];
+  const nearest = cached.findIndex((t) => t !== undefined);
+  let at = nearest >= 0 ? (known[nearest] as number) : 0;
+  let token = nearest >= 0 ? cached[nearest] : undefined;
+  if (Math.ceil((offset - at) / LARGEST_PAGE_SIZE) > Math.max(0, budget)) {
+    throw new GatewayError(
+      'VERSION_TRANSLATION_FAILED',
+      `page ${page} starts at entry ${offset}, past the ${budget} backend calls of ${LARGEST_PAGE_SIZE} entries that paging.maxWalkCalls allows one request to walk; page forward from a nearer page or use version 2 page tokens`,
+      { field: 'page', page, offset, setting: 'paging.maxWalkCalls', maxWalkCalls: budget },
+    );
   }
-
-  return custom({
-    description:
-      'getEntries: `ids` and `createdBy` take arrays only; `page` is replaced by `pageToken` (pass the previous answer\'s `nextPageToken`).',
-    compatible: false,
-    covers: [
-      { target: request('getEntries'), path: 'ids' },
-      { target: request('getEntries'), path: 'createdBy' },
-      { target: request('getEntries'), path: 'page' },
-      { target: request('getEntries'), path: 'pageToken' },
-      // A v1 page larger than the backend's largest is asked in parts; an absent size is sent explicitly.
-      { target: request('getEntries'), path: 'pageSize' },
-    ],
-    request: {
-      getEntries: async (body, ctx) => {
-        const { page, pageSize, ...query } = body;
-        for (const field of ['ids', 'createdBy'] as const) {
-          const value = asArray(query[field]);
-          if (value !== undefined) query[field] = value;
-        }
-        // No page is page 0.
-        const pageNumber = typeof page === 'number' ? page : 0;
-        const size = typeof pageSize === 'number' ? pageSize : DEFAULT_PAGE_SIZE;
-        const offset = pageNumber * size;
-        if (!Number.isSafeInteger(pageNumber) || pageNumber < 0 || !Number.isSafeInteger(offset)) {
-          throw new GatewayError('VERSION_TRANSLATION_FAILED', 'page must be a non-negative integer', { field: 'page', page });
-        }
-        // Tokens mark positions in one query's listing, whatever the page size: the key leaves it out.
-        const queryKey = `${ctx.principal}:${createHash('sha256').update(JSON.stringify(query)).digest('base64url').slice(0, 22)}`;
-        const { token, beyondEnd } = await tokenFor(query, queryKey, offset, size, pageNumber, ctx);
-        const state: PageState = { query, queryKey, offset, end: offset + size, beyondEnd };
-        ctx.state.set(STATE, state);
-        return { ...query, pageSize: Math.min(size, LARGEST_PAGE_SIZE), ...(token && { pageToken: token }) };
-      },
-    },
-    response: {
-      getEntries: async (body, ctx) => {
-        const state = ctx.state.get(STATE) as PageState | undefined;
-        if (!state) return body;
-        // Past the last page, a numbered v1 listing is simply empty.
-        if (state.beyondEnd) return { ...body, entries: [], nextPageToken: undefined };
-        let page = body;
-        // A v1 page larger than the backend's largest: the rest comes from the pages that follow.
-        if (Array.isArray(body.entries) && state.end - state.offset > LARGEST_PAGE_SIZE) {
-          const entries = [...body.entries];
-          let next = body.nextPageToken;
-          while (typeof next === 'string' && next && state.offset + entries.length < state.end) {
-            const more = await listPage(state.query, Math.min(LARGEST_PAGE_SIZE, state.end - state.offset - entries.length), next, ctx);
-            entries.push(...more.entries);
-            next = more.nextPageToken;
-          }
-          page = { ...body, entries, nextPageToken: next };
-        }
-        // Stored before the answer leaves, so that whichever replica serves the next page knows its token.
-        if (typeof page.nextPageToken === 'string') await deps.pageTokens.set(tokenKey(state.queryKey, state.end), page.nextPageToken);
-        return page;
-      },
-    },
-  });
+  while (at < offset) {
+    const step = Math.min(LARGEST_PAGE_SIZE, offset - at);
+    const next = (await listPage(query, step, token, ctx)).nextPageToken;
+    if (typeof next !== 'string' || !next) return { token, beyondEnd: true };
+    token = next;
+    at += step;
+    // Stored as the walk goes, so that a replica serving this client's next page finds it.
+    await ctx.services.pageTokens.set(tokenKey(queryKey, at), token);
+  }
+  return { token, beyondEnd: false };
 }
+
+export const entriesPageToken: CustomChange = custom({
+  description:
+    'getEntries: `ids` and `createdBy` take arrays only; `page` is replaced by `pageToken` (pass the previous answer\'s `nextPageToken`).',
+  compatible: false,
+  covers: [
+    { target: request('getEntries'), path: 'ids' },
+    { target: request('getEntries'), path: 'createdBy' },
+    { target: request('getEntries'), path: 'page' },
+    { target: request('getEntries'), path: 'pageToken' },
+    // A v1 page larger than the backend's largest is asked in parts; an absent size is sent explicitly.
+    { target: request('getEntries'), path: 'pageSize' },
+  ],
+  request: {
+    getEntries: async (body, ctx) => {
+      const { page, pageSize, ...query } = body;
+      for (const field of ['ids', 'createdBy'] as const) {
+        const value = asArray(query[field]);
+        if (value !== undefined) query[field] = value;
+      }
+      // No page is page 0.
+      const pageNumber = typeof page === 'number' ? page : 0;
+      const size = typeof pageSize === 'number' ? pageSize : DEFAULT_PAGE_SIZE;
+      const offset = pageNumber * size;
+      if (!Number.isSafeInteger(pageNumber) || pageNumber < 0 || !Number.isSafeInteger(offset)) {
+        throw new GatewayError('VERSION_TRANSLATION_FAILED', 'page must be a non-negative integer', { field: 'page', page });
+      }
+      // Tokens mark positions in one query's listing, whatever the page size: the key leaves it out.
+      const queryKey = `${ctx.principal}:${createHash('sha256').update(JSON.stringify(query)).digest('base64url').slice(0, 22)}`;
+      const { token, beyondEnd } = await tokenFor(query, queryKey, offset, size, pageNumber, ctx);
+      const state: PageState = { query, queryKey, offset, end: offset + size, beyondEnd };
+      ctx.state.set(STATE, state);
+      return { ...query, pageSize: Math.min(size, LARGEST_PAGE_SIZE), ...(token && { pageToken: token }) };
+    },
+  },
+  response: {
+    getEntries: async (body, ctx) => {
+      const state = ctx.state.get(STATE) as PageState | undefined;
+      if (!state) return body;
+      // Past the last page, a numbered v1 listing is simply empty.
+      if (state.beyondEnd) return { ...body, entries: [], nextPageToken: undefined };
+      let page = body;
+      // A v1 page larger than the backend's largest: the rest comes from the pages that follow.
+      if (Array.isArray(body.entries) && state.end - state.offset > LARGEST_PAGE_SIZE) {
+        const entries = [...body.entries];
+        let next = body.nextPageToken;
+        while (typeof next === 'string' && next && state.offset + entries.length < state.end) {
+          const more = await listPage(state.query, Math.min(LARGEST_PAGE_SIZE, state.end - state.offset - entries.length), next, ctx);
+          entries.push(...more.entries);
+          next = more.nextPageToken;
+        }
+        page = { ...body, entries, nextPageToken: next };
+      }
+      // Stored before the answer leaves, so that whichever replica serves the next page knows its token.
+      if (typeof page.nextPageToken === 'string') await ctx.services.pageTokens.set(tokenKey(state.queryKey, state.end), page.nextPageToken);
+      return page;
+    },
+  },
+});

@@ -3,14 +3,13 @@
 
 import type { VersionSpec } from '../../core/contract/types.js';
 import { ENTRIES_LIST_OBJECTS } from '../datalens/objects.js';
-import type { ContractDeps } from '../deps.js';
 import { version1 } from '../v1/index.js';
 import { datalensChangesV2, datalensMethodsV2 } from './datalens-additions.js';
 import { entriesPageToken, getEntriesV2 } from './entries-page-token.js';
 import { reportMethodsV2, reportsWorkbookId } from './reports-workbook-id.js';
 
-export const version2 = (deps: ContractDeps): VersionSpec => ({
+export const version2: VersionSpec = {
   version: 2,
   methods: { ...version1.methods, ...datalensMethodsV2, ...reportMethodsV2, getEntries: { ...getEntriesV2, objects: ENTRIES_LIST_OBJECTS } },
-  changes: [reportsWorkbookId(deps), entriesPageToken(deps), ...datalensChangesV2],
-});
+  changes: [reportsWorkbookId, entriesPageToken, ...datalensChangesV2],
+};

@@ -6,7 +6,6 @@ import { z } from 'zod';
 import { custom, object, omit, request } from '../../core/contract/builders.js';
 import { GatewayError } from '../../core/errors.js';
 import type { CustomChange, Json, MethodSpec, MigrationContext } from '../../core/contract/types.js';
-import type { ContractDeps } from '../deps.js';
 import { reportMethodsV1 } from '../v1/reports.js';
 
 const reportObject = z.looseObject({
@@ -45,43 +44,43 @@ export const reportMethodsV2: Record<string, MethodSpec> = {
   },
 };
 
-export function reportsWorkbookId(deps: ContractDeps): CustomChange {
-  const keyToWorkbook = async (body: Json, ctx: MigrationContext): Promise<Json> => {
-    const key = body.key;
-    if (typeof key !== 'string') return body;
-    const found = await deps.legacyKeys.resolve(key, ctx);
-    if (!found) {
-      throw new GatewayError('VERSION_TRANSLATION_FAILED', `no workbook holds the legacy key "${key}"`, {
-        field: 'key',
-        key,
-        reason: 'no configured folder prefix matches the key and the backend knows no workbook for it',
-      });
-    }
-    const out = omit(body, 'key');
-    out.workbookId = found.workbookId;
-    out.legacyKey = key;
-    return out;
-  };
-  return custom({
-    description:
-      'Reports: `key` is removed and replaced by `workbookId`. Version 1 keys are translated through the legacy folder mapping; reports read at version 1 return their key.',
-    compatible: false,
-    covers: [
-      { target: request('createReport'), path: 'key' },
-      { target: request('createReport'), path: 'workbookId' },
-      { target: request('updateReport'), path: 'key' },
-      { target: request('updateReport'), path: 'workbookId' },
-      { target: object('report'), path: 'key' },
-      { target: object('report'), path: 'workbookId' },
-      { target: object('report'), path: 'legacyKey' },
-    ],
-    request: { createReport: keyToWorkbook, updateReport: keyToWorkbook },
-    object: {
-      report: (report) => {
-        const out = omit(report, 'workbookId', 'legacyKey');
-        out.key = typeof report.legacyKey === 'string' ? report.legacyKey : null;
-        return out;
-      },
-    },
-  });
+/** A v1 `key` → the workbook holding it, through the operator's prefixes or the backend (ctx.services.legacyKeys). */
+async function keyToWorkbook(body: Json, ctx: MigrationContext): Promise<Json> {
+  const key = body.key;
+  if (typeof key !== 'string') return body;
+  const found = await ctx.services.legacyKeys.resolve(key, ctx);
+  if (!found) {
+    throw new GatewayError('VERSION_TRANSLATION_FAILED', `no workbook holds the legacy key "${key}"`, {
+      field: 'key',
+      key,
+      reason: 'no configured folder prefix matches the key and the backend knows no workbook for it',
+    });
+  }
+  const out = omit(body, 'key');
+  out.workbookId = found.workbookId;
+  out.legacyKey = key;
+  return out;
 }
+
+export const reportsWorkbookId: CustomChange = custom({
+  description:
+    'Reports: `key` is removed and replaced by `workbookId`. Version 1 keys are translated through the legacy folder mapping; reports read at version 1 return their key.',
+  compatible: false,
+  covers: [
+    { target: request('createReport'), path: 'key' },
+    { target: request('createReport'), path: 'workbookId' },
+    { target: request('updateReport'), path: 'key' },
+    { target: request('updateReport'), path: 'workbookId' },
+    { target: object('report'), path: 'key' },
+    { target: object('report'), path: 'workbookId' },
+    { target: object('report'), path: 'legacyKey' },
+  ],
+  request: { createReport: keyToWorkbook, updateReport: keyToWorkbook },
+  object: {
+    report: (report) => {
+      const out = omit(report, 'workbookId', 'legacyKey');
+      out.key = typeof report.legacyKey === 'string' ? report.legacyKey : null;
+      return out;
+    },
+  },
+});

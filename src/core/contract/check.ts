@@ -3,7 +3,7 @@
 import { type Direction, type SchemaDifference, diffSchemas, jsonSchemaOf } from '../derive/schema-diff.js';
 import { describeTarget, structuralProblems } from './load.js';
 import type { Change, Contract, MethodSpec, Target, VersionSpec } from './types.js';
-import { strippingObjects } from './unknown-fields.js';
+import { strippingObjects } from './stripping-objects.js';
 
 export type Rule =
   | 'structure'

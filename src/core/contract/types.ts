@@ -1,6 +1,7 @@
 // The versioned API contract as data: versions, their methods and schemas, and the changes between them.
 
 import type { z } from 'zod';
+import type { ContractServices } from './services.js';
 
 /** A dotted path inside a JSON body, e.g. "data.key". */
 export type FieldPath = string;
@@ -11,7 +12,7 @@ export type Target =
   | { readonly response: string }
   | { readonly object: string };
 
-/** What a migration may use besides the body. Operator settings and caches reach a contract through its factory. */
+/** What a migration may use besides the body: the request's facts, the backend, and the runtime's services. */
 export interface MigrationContext {
   /** The client's version for this request. */
   readonly clientVersion: number;
@@ -21,6 +22,8 @@ export interface MigrationContext {
   readonly principal: string;
   /** Shared between the request and response migrations of one request. */
   readonly state: Map<string, unknown>;
+  /** Caches and lookups built from the operator's settings (so a version stays a plain value). */
+  readonly services: ContractServices;
 }
 
 export type Json = Record<string, unknown>;

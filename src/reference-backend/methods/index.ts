@@ -32,17 +32,20 @@ const FAMILIES: Readonly<Record<string, MethodHandler>> = Object.freeze({
   ...folderMethods,
   ...htmlPageMethods,
   ...lockMethods,
-  ...reportMethods,
 });
 
-/** Every method, each contract-backed one validated by `head`'s request schema (its fallback when `head` lacks it). */
+/**
+ * Every method, each contract-backed one validated by `head`'s request schema (its fallback when `head` lacks it),
+ * and the report methods shaped by `head` (reports.ts).
+ */
 export function methodsFor(head: VersionSpec): ReadonlyMap<string, MethodHandler> {
-  return new Map(
-    Object.entries(FAMILIES).map(([name, handler]) => {
+  return new Map([
+    ...Object.entries(FAMILIES).map(([name, handler]): [string, MethodHandler] => {
       const request = handler.contractMethod !== undefined && Object.hasOwn(head.methods, handler.contractMethod) ? head.methods[handler.contractMethod]!.request : undefined;
       return [name, request === undefined ? handler : { ...handler, schema: request }];
     }),
-  );
+    ...Object.entries(reportMethods(head)),
+  ]);
 }
 
 /** The methods at the shipped contract's head version. */

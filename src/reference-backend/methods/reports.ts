@@ -1,42 +1,53 @@
-// The seed's report methods, at the head version. Their schemas are the backend's own and strict, so a v1-shaped
-// field the gateway forgot to translate (`key`) is refused.
+// The seed's report methods, shaped by the contract's head version: a report's content fields (config and
+// description at v2) are what that version's createReport and updateReport name, so a version renaming one needs no
+// edit here. The arguments are the head's schemas made strict (a field the gateway forgot to translate is refused),
+// plus `legacyKey`, which the gateway adds for v1 clients.
 
 import { z } from 'zod';
+import type { VersionSpec } from '../../core/contract/types.js';
+import { BackendError } from '../errors.js';
 import { assertWritableBy } from '../store.js';
 import { define, type MethodHandler } from './context.js';
 
 const id = z.string().min(1);
-const jsonObject = z.record(z.string(), z.unknown());
+/** The fields the backend itself gives meaning to; every other argument is content. */
+const FRAME = new Set(['reportId', 'workbookId', 'legacyKey']);
 
-export const reportMethods: Record<string, MethodHandler> = {
-  createReport: define(
-    z.strictObject({ workbookId: id, config: jsonObject, description: z.string().default(''), legacyKey: z.string().min(1).optional() }),
-    (args, { store, clientVersion }) => {
-      store.workbooks.require(args.workbookId);
-      return store.reports.create(args, clientVersion);
-    },
-  ),
+/** The head version's request schema of `method`, strict, with `legacyKey`. */
+function argumentsOf(head: VersionSpec, method: string): z.ZodObject {
+  const schema = head.methods[method]?.request;
+  if (!(schema instanceof z.ZodObject)) throw new Error(`the reference backend needs ${method} at version ${head.version} with an object request schema`);
+  return z.strictObject({ ...schema.shape, legacyKey: z.string().min(1).optional() });
+}
 
-  getReport: define(z.strictObject({ reportId: id }), (args, { store }) => store.reports.get(args.reportId)),
+/** The arguments that are not the frame's. */
+function contentOf(args: Record<string, unknown>): Record<string, unknown> {
+  const content: Record<string, unknown> = {};
+  for (const [field, value] of Object.entries(args)) if (!FRAME.has(field)) content[field] = value;
+  return content;
+}
 
-  updateReport: define(
-    z.strictObject({
-      reportId: id,
-      workbookId: id.optional(),
-      config: jsonObject.optional(),
-      description: z.string().optional(),
-      legacyKey: z.string().min(1).optional(),
-    }),
-    ({ reportId, ...patch }, { store, clientVersion }) => {
-      // Every check before the write: a refused update leaves the report untouched.
-      assertWritableBy(store.reports.require(reportId), reportId, clientVersion);
-      if (patch.workbookId !== undefined) store.workbooks.require(patch.workbookId);
-      return store.reports.update(reportId, patch, clientVersion);
-    },
-  ),
+const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 
-  deleteReport: define(z.strictObject({ reportId: id }), (args, { store, clientVersion }) => {
+export function reportMethods(head: VersionSpec): Record<string, MethodHandler> {
+  const createReport = define(argumentsOf(head, 'createReport'), (args, { store, clientVersion }) => {
+    const workbookId = text(args.workbookId);
+    if (workbookId === undefined) throw new BackendError('VALIDATION_ERROR', 'Invalid arguments for createReport.', { issues: [{ path: 'workbookId', message: 'Required' }] });
+    store.workbooks.require(workbookId);
+    return store.reports.create({ workbookId, legacyKey: text(args.legacyKey), content: contentOf(args) }, clientVersion);
+  });
+  const updateReport = define(argumentsOf(head, 'updateReport'), (args, { store, clientVersion }) => {
+    const reportId = String(args.reportId);
+    const workbookId = text(args.workbookId);
+    // Every check before the write: a refused update leaves the report untouched.
+    assertWritableBy(store.reports.require(reportId), reportId, clientVersion);
+    if (workbookId !== undefined) store.workbooks.require(workbookId);
+    return store.reports.update(reportId, { workbookId, legacyKey: text(args.legacyKey), content: contentOf(args) }, clientVersion);
+  });
+  const getReport = define(z.strictObject({ reportId: id }), (args, { store }) => store.reports.get(args.reportId));
+  const deleteReport = define(z.strictObject({ reportId: id }), (args, { store, clientVersion }) => {
     store.reports.delete(args.reportId, clientVersion);
     return { reportId: args.reportId, deleted: true };
-  }),
-};
+  });
+  return { createReport, getReport, updateReport, deleteReport };
+}

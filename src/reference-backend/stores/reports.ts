@@ -4,17 +4,21 @@ import { BackendError } from '../errors.js';
 import { freshId } from '../ids.js';
 import { assertWritableBy, now } from './guard.js';
 
-export interface Report {
+/** The fields of a report the backend's methods give meaning to; the others are its content (see ReportContent). */
+interface ReportFrame {
   id: string;
   workbookId: string;
-  config: Record<string, unknown>;
-  description: string;
   /** The v1 key the report was last created/updated with, so a v1 read can return it. */
   legacyKey?: string;
   version: number;
   createdAt: string;
   updatedAt: string;
 }
+
+/** What a client writes, named as the contract's head version names it (config and description at v2). */
+export type ReportContent = Record<string, unknown>;
+
+export type Report = ReportFrame & ReportContent;
 
 export interface SeedReport {
   id: string;
@@ -28,21 +32,20 @@ export interface SeedReport {
 
 export interface ReportPatch {
   workbookId?: string | undefined;
-  config?: Record<string, unknown> | undefined;
-  description?: string | undefined;
   legacyKey?: string | undefined;
+  /** Content fields to replace (undefined ones are left as they are). */
+  content: ReportContent;
 }
 
 export class ReportStore {
   private readonly byId = new Map<string, Report>();
 
-  create(input: { workbookId: string; config: Record<string, unknown>; description: string; legacyKey?: string | undefined }, version: number): Report {
+  create(input: { workbookId: string; legacyKey?: string | undefined; content: ReportContent }, version: number): Report {
     const at = now();
     const report: Report = {
       id: freshId('rep', this.byId),
       workbookId: input.workbookId,
-      config: input.config,
-      description: input.description,
+      ...input.content,
       version,
       createdAt: at,
       updatedAt: at,
@@ -69,8 +72,7 @@ export class ReportStore {
     const report = this.require(reportId);
     assertWritableBy(report, reportId, clientVersion);
     if (patch.workbookId !== undefined) report.workbookId = patch.workbookId;
-    if (patch.config !== undefined) report.config = patch.config;
-    if (patch.description !== undefined) report.description = patch.description;
+    for (const [field, value] of Object.entries(patch.content)) if (value !== undefined) report[field] = value;
     if (patch.legacyKey !== undefined) report.legacyKey = patch.legacyKey;
     report.version = clientVersion;
     report.updatedAt = now();

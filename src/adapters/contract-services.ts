@@ -1,30 +1,30 @@
-// Builds what the shipped contract's migrations need from a config: the legacy-key resolver and the page-token
-// cache, each on an in-process store, or on Redis (with a local cache in front) when cache.redis is set.
+// Builds the services migrations reach through their context from a config: the legacy-key resolver and the
+// page-token cache, each on an in-process store, or on Redis (with a local cache in front) when cache.redis is set.
 
 import type { Logger } from 'pino';
 import type { CacheMetrics } from '../admin/metrics.js';
-import type { ContractDeps } from '../contract/deps.js';
 import type { GatewayConfig } from '../config/schema.js';
+import type { ContractServices } from '../core/contract/services.js';
 import { createRedisLink } from './cache/redis-link.js';
 import { createRedisStore } from './cache/redis-store.js';
 import { createLegacyKeyResolver } from './legacy-key-resolver.js';
 import { createPageTokenCache } from './page-token-cache.js';
 
-export interface ContractDepsHandle {
-  readonly deps: ContractDeps;
+export interface ContractServicesHandle {
+  readonly services: ContractServices;
   /** Where the caches live: "memory" (this process) or "redis" (shared). */
   readonly where: string;
   /** Releases the Redis connection, if any. */
   close(): Promise<void>;
 }
 
-export function createContractDeps(config: GatewayConfig, io: { logger: Logger; metrics: CacheMetrics }): ContractDepsHandle {
+export function createContractServices(config: GatewayConfig, io: { logger: Logger; metrics: CacheMetrics }): ContractServicesHandle {
   const redis = config.cache.redis;
   const { legacyKeys, paging } = config;
   if (!redis) {
     io.metrics.setCacheConnected(undefined);
     return {
-      deps: {
+      services: {
         legacyKeys: createLegacyKeyResolver({ prefixes: legacyKeys.prefixes, cacheSize: legacyKeys.cacheSize, cacheTtlMs: legacyKeys.cacheTtlMs }),
         pageTokens: createPageTokenCache({ size: paging.tokenCacheSize, ttlMs: paging.tokenCacheTtlMs, maxWalkCalls: paging.maxWalkCalls }),
       },
@@ -36,7 +36,7 @@ export function createContractDeps(config: GatewayConfig, io: { logger: Logger; 
   const store = (namespace: string, ttlMs: number) =>
     createRedisStore({ link, keyPrefix: redis.keyPrefix, namespace, localSize: redis.localCacheSize, localTtlMs: ttlMs });
   return {
-    deps: {
+    services: {
       legacyKeys: createLegacyKeyResolver({
         prefixes: legacyKeys.prefixes,
         cacheSize: legacyKeys.cacheSize,

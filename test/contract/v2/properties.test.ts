@@ -3,26 +3,25 @@
 // ctx.callBackend, which here POSTs to the reference backend with fetch, as the gateway's backend client does.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
-import { createLegacyKeyResolver } from '../../src/adapters/legacy-key-resolver.js';
-import { createPageTokenCache } from '../../src/adapters/page-token-cache.js';
-import { createShippedContract } from '../../src/contract/index.js';
-import { DEFAULT_PAGE_SIZE, LARGEST_PAGE_SIZE } from '../../src/contract/v2/entries-page-token.js';
-import { DEFAULTS } from '../../src/config/schema.js';
-import { fieldAdded, fieldMoved, fieldRenamed, fieldToArray, object, omit, request } from '../../src/core/contract/builders.js';
-import { loadContract, type LoadedContract } from '../../src/core/contract/load.js';
-import type { Json, MigrationContext } from '../../src/core/contract/types.js';
-import { BackendCallError, GatewayError } from '../../src/core/errors.js';
-import { translateRequest, translateResponse, validateRequest } from '../../src/core/translate/engine.js';
-import { collect, deleteAt, getAt, setAt, splitPath } from '../../src/core/translate/paths.js';
-import { buildPlan, buildPlans, requirePlan, type MethodPlan } from '../../src/core/translate/plan.js';
+import { shippedContract } from '../../../src/contract/index.js';
+import { DEFAULT_PAGE_SIZE, LARGEST_PAGE_SIZE } from '../../../src/contract/v2/entries-page-token.js';
+import { DEFAULTS } from '../../../src/config/schema.js';
+import { omit } from '../../../src/core/contract/builders.js';
+import { loadContract, type LoadedContract } from '../../../src/core/contract/load.js';
+import type { Json, MigrationContext } from '../../../src/core/contract/types.js';
+import { BackendCallError, GatewayError } from '../../../src/core/errors.js';
+import { translateRequest, translateResponse, validateRequest } from '../../../src/core/translate/engine.js';
+import { buildPlans, requirePlan, type MethodPlan } from '../../../src/core/translate/plan.js';
 import {
   DEMO_ENTRIES,
   DEMO_WORKBOOKS,
   ENTRY_SCOPES,
   createReferenceBackend,
   type ReferenceBackend,
-} from '../../src/reference-backend/index.js';
+} from '../../../src/reference-backend/index.js';
+import { HEAD } from '../../helpers/calendar.js';
+import { expectNoPollution, expectOrdinaryPrototypes, mix, pollutingBody, snapshot } from '../../helpers/pollution.js';
+import { memoryServices } from '../../helpers/services.js';
 
 // ── The stack: reference backend + shipped contract with real adapters ──────────────────────────────
 
@@ -49,7 +48,7 @@ async function rpc(method: string, body: Json, clientVersion: number): Promise<J
     method: 'POST',
     headers: {
       'content-type': 'application/json',
-      'x-dl-api-version': '2',
+      'x-dl-api-version': String(HEAD),
       'x-dl-client-api-version': String(clientVersion),
     },
     body: JSON.stringify(body),
@@ -61,23 +60,23 @@ async function rpc(method: string, body: Json, clientVersion: number): Promise<J
   return parsed as Json;
 }
 
+/** The gateway's in-process caches, with the operator's folder prefixes. */
+const services = memoryServices({ ...CONFIG_PREFIXES }, 10_000);
+
 const ctxAt = (clientVersion: number, principal = 'prop-principal'): MigrationContext => ({
   clientVersion,
   principal,
   state: new Map(),
+  services,
   callBackend: (method, body) => rpc(method, body, clientVersion),
 });
 
 const plan = (version: number, method: string) => requirePlan(plans, loaded, version, method);
 
 beforeAll(async () => {
-  backend = createReferenceBackend({ headVersion: 2, seed: { workbooks: [...DEMO_WORKBOOKS], entries: [...DEMO_ENTRIES] } });
+  backend = createReferenceBackend({ seed: { workbooks: [...DEMO_WORKBOOKS], entries: [...DEMO_ENTRIES] } });
   baseUrl = await backend.listen(0, '127.0.0.1');
-  const deps = {
-    legacyKeys: createLegacyKeyResolver({ prefixes: CONFIG_PREFIXES, cacheSize: 10_000, cacheTtlMs: 60_000 }),
-    pageTokens: createPageTokenCache({ size: 10_000, ttlMs: 60_000 }),
-  };
-  loaded = loadContract(createShippedContract(deps));
+  loaded = loadContract(shippedContract);
   plans = buildPlans(loaded);
 });
 afterAll(() => backend.close());
@@ -365,155 +364,8 @@ describe('property 2: a report written at v1 reads back at v1 as written (plus d
 
 // ── Property 3 ─────────────────────────────────────────────────────────────────────────────────────
 
-/** JSON text whose objects may hold own `__proto__`, `constructor`, `prototype` keys (JSON.parse makes them own). */
-const DANGEROUS = ['__proto__', 'constructor', 'prototype'] as const;
-const keyName = fc.oneof(
-  { weight: 3, arbitrary: fc.constantFrom(...DANGEROUS) },
-  { weight: 2, arbitrary: fc.constantFrom('polluted', 'toString', 'hasOwnProperty', 'valueOf', 'isAdmin', 'key', 'config', 'data', 'name') },
-  { weight: 1, arbitrary: fc.string({ maxLength: 6 }) },
-);
-const { tree: jsonTextArb } = fc.letrec<{ tree: string; node: string }>((tie) => ({
-  tree: fc
-    .array(fc.tuple(keyName, tie('node')), { maxLength: 4 })
-    .map((entries) => `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${v}`).join(',')}}`),
-  node: fc.oneof(
-    { depthSize: 'xsmall', withCrossShrink: true },
-    fc.jsonValue({ maxDepth: 1 }).map((v) => JSON.stringify(v)),
-    tie('tree'),
-    fc.array(tie('tree'), { maxLength: 3 }).map((items) => `[${items.join(',')}]`),
-  ),
-}));
-const pollutingBody = jsonTextArb.map((text) => JSON.parse(text) as Json);
-
-const PROTOTYPES = [Object.prototype, Array.prototype, Function.prototype, String.prototype];
-type Snapshot = (readonly [PropertyKey, PropertyDescriptor | undefined])[][];
-const snapshot = (): Snapshot => PROTOTYPES.map((p) => Reflect.ownKeys(p).map((k) => [k, Object.getOwnPropertyDescriptor(p, k)] as const));
-/** Same own keys, same values and accessors, on every built-in prototype; and a fresh object sees nothing new. */
-const expectNoPollution = (before: Snapshot) => {
-  const now = snapshot();
-  const same = now.every(
-    (keys, i) =>
-      keys.length === before[i]!.length &&
-      keys.every(([k, d], j) => {
-        const [k0, d0] = before[i]![j]!;
-        return k === k0 && d?.value === d0?.value && d?.get === d0?.get && d?.set === d0?.set;
-      }),
-  );
-  if (!same) expect(now.map((keys) => keys.map(([k]) => String(k)))).toStrictEqual(before.map((keys) => keys.map(([k]) => String(k))));
-  expect(same).toBe(true);
-  const fresh = {} as Record<string, unknown>;
-  expect([fresh.polluted, fresh.isAdmin, fresh.name, fresh.key]).toEqual([undefined, undefined, undefined, undefined]);
-  expect(Object.getPrototypeOf(fresh)).toBe(Object.prototype);
-};
-/** Paths of objects reachable in `v` whose prototype is not the ordinary one (a hijacked prototype of our own objects). */
-const oddPrototypes = (v: unknown, at = '$', out: string[] = []): string[] => {
-  if (Array.isArray(v)) {
-    if (Object.getPrototypeOf(v) !== Array.prototype) out.push(at);
-    v.forEach((item, i) => oddPrototypes(item, `${at}[${i}]`, out));
-  } else if (v !== null && typeof v === 'object') {
-    const proto: unknown = Object.getPrototypeOf(v);
-    if (proto !== Object.prototype && proto !== null) out.push(at);
-    for (const k of Object.keys(v)) oddPrototypes((v as Json)[k], `${at}.${k}`, out);
-  }
-  return out;
-};
-const expectOrdinaryPrototypes = (v: unknown) => expect(oddPrototypes(v)).toEqual([]);
-
-/** Adds the keys of `extra` that `base` lacks (as own data properties, fresh copies) at the top level and into one nested field. */
-const mix = (base: Json, extra: Json, nestedField?: string): Json => {
-  const copy = (v: unknown): unknown => JSON.parse(JSON.stringify(v)); // keeps own `__proto__` keys own
-  const addTo = (target: Json) => {
-    for (const k of Object.keys(extra)) {
-      if (Object.hasOwn(target, k)) continue;
-      Object.defineProperty(target, k, { value: copy(extra[k]), enumerable: true, writable: true, configurable: true });
-    }
-  };
-  const out = copy(base) as Json;
-  addTo(out);
-  const nested = nestedField === undefined ? undefined : out[nestedField];
-  if (nested !== null && typeof nested === 'object' && !Array.isArray(nested)) addTo(nested as Json);
-  return out;
-};
-
-/** A small contract whose migrations walk paths through every kind of paths helper (move, fill, toArray, objects). */
-const pathsContract = loadContract({
-  versions: [
-    {
-      version: 1,
-      methods: {
-        put: { request: z.looseObject({}), response: z.looseObject({}), objects: [{ type: 'thing', path: '' }, { type: 'thing', path: 'items.*' }] },
-      },
-      changes: [],
-      additions: [fieldAdded(object('thing'), 'meta.flag', false, 'Things carry `meta.flag`.')],
-    },
-    {
-      version: 2,
-      methods: {
-        put: { request: z.looseObject({}), response: z.looseObject({}), objects: [{ type: 'thing', path: '' }, { type: 'thing', path: 'items.*' }] },
-      },
-      changes: [
-        fieldMoved(request('put'), 'name', 'data.name', 'put: `name` moves into `data.name`.'),
-        fieldMoved(object('thing'), 'name', 'data.name', 'Things: `name` moves into `data.name`.'),
-        fieldRenamed(request('put'), 'config.key', 'config.toString', 'put: `config.key` is renamed.'),
-        fieldToArray(request('put'), 'data.isAdmin', 'put: `data.isAdmin` takes an array.'),
-        fieldToArray(object('thing'), 'data.polluted', 'Things: `data.polluted` is an array.'),
-      ],
-    },
-  ],
-});
-
 describe('property 3: translation never pollutes prototypes', () => {
   const ctx = () => ctxAt(1, 'proto');
-
-  it('the paths helpers refuse forbidden segments in contract paths', () => {
-    for (const bad of ['__proto__', 'a.__proto__', 'constructor.prototype', 'a.prototype.b']) {
-      expect(() => splitPath(bad)).toThrow(/forbidden path segment/);
-      expect(() => setAt({}, bad, 1)).toThrow(/forbidden path segment/);
-      expect(() => getAt({}, bad)).toThrow(/forbidden path segment/);
-    }
-  });
-
-  it('paths helpers over bodies with own __proto__/constructor keys', () => {
-    const before = snapshot();
-    const segment = fc.constantFrom('polluted', 'toString', 'hasOwnProperty', 'valueOf', 'isAdmin', 'key', 'data', 'name', '*');
-    const pathArb = fc.array(segment, { minLength: 1, maxLength: 4 }).map((s) => s.join('.'));
-    fc.assert(
-      fc.property(pollutingBody, pathArb, fc.jsonValue({ maxDepth: 1 }), (body, path, value) => {
-        getAt(body, path);
-        collect(body, path);
-        if (!path.split('.').includes('*')) {
-          setAt(body, path, value);
-          expect(getAt(body, path)).toEqual({ found: true, value });
-          deleteAt(body, path);
-          expect(getAt(body, path).found).toBe(false);
-        }
-        expectNoPollution(before);
-      }),
-      { numRuns: 200 },
-    );
-  });
-
-  it('a synthetic contract that moves, fills and wraps fields: requests and responses with dangerous keys', async () => {
-    const before = snapshot();
-    await fc.assert(
-      fc.asyncProperty(pollutingBody, pollutingBody, async (a, b) => {
-        const p = buildPlan(pathsContract, 1, 'put')!;
-        // The raw parsed JSON goes into the migrations (as a backend answer does; requests are validated first).
-        const reqBody = mix({ name: 'n', config: { key: 'k' }, data: { isAdmin: true } }, a, 'config');
-        const upBody = await translateRequest(p, reqBody, ctx());
-        expect(upBody.data).toMatchObject({ name: 'n', isAdmin: [true] });
-        expectOrdinaryPrototypes(upBody);
-        const valid = await translateRequest(p, validateRequest(p, reqBody), ctx());
-        expectOrdinaryPrototypes(valid);
-        const resBody = mix({ id: 't', data: { name: 'n', polluted: [1] }, items: [{ id: 'i', version: 1, data: { name: 'm' } }], version: 1 }, b, 'data');
-        const downBody = (await translateResponse(p, resBody, ctx())) as Json;
-        expect(downBody).toMatchObject({ name: 'n', meta: { flag: false } });
-        expectOrdinaryPrototypes(downBody);
-        expectNoPollution(before);
-      }),
-      { numRuns: 200 },
-    );
-  });
 
   it('the shipped contract: v1 requests (validated and raw) and v2 answers with dangerous keys', async () => {
     const before = snapshot();

@@ -1,20 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { createLegacyKeyResolver } from '../../src/adapters/legacy-key-resolver.js';
-import { createPageTokenCache } from '../../src/adapters/page-token-cache.js';
-import { createShippedContract } from '../../src/contract/index.js';
-import { DEFAULT_PAGE_SIZE, LARGEST_PAGE_SIZE } from '../../src/contract/v2/entries-page-token.js';
-import { loadContract } from '../../src/core/contract/load.js';
-import type { Json, MigrationContext } from '../../src/core/contract/types.js';
-import { GatewayError } from '../../src/core/errors.js';
-import { translateRequest, translateResponse } from '../../src/core/translate/engine.js';
-import { buildPlan } from '../../src/core/translate/plan.js';
+import { createPageTokenCache } from '../../../src/adapters/page-token-cache.js';
+import { shippedContract } from '../../../src/contract/index.js';
+import { DEFAULT_PAGE_SIZE, LARGEST_PAGE_SIZE } from '../../../src/contract/v2/entries-page-token.js';
+import { loadContract } from '../../../src/core/contract/load.js';
+import type { Json, MigrationContext } from '../../../src/core/contract/types.js';
+import { GatewayError } from '../../../src/core/errors.js';
+import { translateRequest, translateResponse } from '../../../src/core/translate/engine.js';
+import { buildPlan } from '../../../src/core/translate/plan.js';
+import { memoryServices } from '../../helpers/services.js';
 
 // A v1 `page: n` of `pageSize: s` starts at entry n*s: the gateway walks there in steps of the backend's largest
 // page from the nearest token it knows, spending at most `paging.maxWalkCalls` backend calls.
 const MAX_WALK_CALLS = 8;
-const pageTokens = createPageTokenCache({ size: 1000, ttlMs: 60_000, maxWalkCalls: MAX_WALK_CALLS });
-const deps = { legacyKeys: createLegacyKeyResolver({ prefixes: {}, cacheSize: 10, cacheTtlMs: 60_000 }), pageTokens };
-const plan = buildPlan(loadContract(createShippedContract(deps)), 1, 'getEntries')!;
+const services = { ...memoryServices(), pageTokens: createPageTokenCache({ size: 1000, ttlMs: 60_000, maxWalkCalls: MAX_WALK_CALLS }) };
+const plan = buildPlan(loadContract(shippedContract), 1, 'getEntries')!;
 
 /** A backend whose listing has `total` entries (saved under version 1); tokens are `p<offset>`. Records the page sizes it was asked for. */
 function listing(principal: string, total = Number.MAX_SAFE_INTEGER) {
@@ -23,6 +22,7 @@ function listing(principal: string, total = Number.MAX_SAFE_INTEGER) {
     clientVersion: 1,
     principal,
     state: new Map(),
+    services,
     callBackend: async (_method, body: Json) => {
       const at = typeof body.pageToken === 'string' ? Number(body.pageToken.slice(1)) : 0;
       const size = body.pageSize as number;

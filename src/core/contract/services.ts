@@ -1,10 +1,14 @@
-// What the shipped contract's migrations need from the running gateway: operator settings and caches.
+// What the shipped contract's migrations reach through their context: legacy-key lookups and page tokens.
 
-import type { MigrationContext } from '../core/contract/types.js';
+/** Who is asking, and the backend on their behalf: the part of a migration's context a lookup needs. */
+export interface OnBehalfOf {
+  readonly principal: string;
+  readonly callBackend: (method: string, body: Record<string, unknown>) => Promise<Record<string, unknown>>;
+}
 
 export interface LegacyKeyResolver {
   /** The workbook id for a v1 report key: the operator's prefix mapping first, then a backend lookup; undefined if none. */
-  resolve(key: string, ctx: MigrationContext): Promise<{ workbookId: string; via: 'config' | 'backend' } | undefined>;
+  resolve(key: string, ctx: OnBehalfOf): Promise<{ workbookId: string; via: 'config' | 'backend' } | undefined>;
 }
 
 /** Page tokens by key (caller, query and position); what a key means is the page-walk's business. */
@@ -17,7 +21,8 @@ export interface PageTokenCache {
   set(key: string, token: string): Promise<void>;
 }
 
-export interface ContractDeps {
+/** The runtime's services a migration may use (built per gateway generation from the operator's settings). */
+export interface ContractServices {
   readonly legacyKeys: LegacyKeyResolver;
   readonly pageTokens: PageTokenCache;
 }
