@@ -4,11 +4,11 @@
 // Commands: stats → {accepted, open, rss}; dropIdle → closes the idle keep-alive connections (every proxy's
 // pool to this backend starts empty afterwards).
 
-import { DEMO_ENTRIES, DEMO_WORKBOOKS, createReferenceBackend } from '../src/reference-backend/index.js';
+import { DEMO_SEED, createReferenceBackend } from '../src/reference-backend/index.js';
 import { serveControl } from './control.js';
 
 const backend = createReferenceBackend({
-  seed: { workbooks: [...DEMO_WORKBOOKS], entries: [...DEMO_ENTRIES] },
+  seed: DEMO_SEED,
   // The memory section sends 1 MiB bodies (plus the JSON around them) through the gateway.
   maxBodyBytes: 4 * 1024 * 1024,
 });

@@ -12,7 +12,7 @@ import { ContractError } from '../core/contract/load.js';
 import { readinessOptions } from '../edge/discovery.js';
 import { checkReadiness } from '../edge/readiness.js';
 import { createGateway, createRuntime, type Gateway, type RuntimeOptions } from '../gateway/index.js';
-import { DEMO_ENTRIES, DEMO_WORKBOOKS, createReferenceBackend } from '../reference-backend/index.js';
+import { DEMO_SEED, createReferenceBackend } from '../reference-backend/index.js';
 import { calendarLines } from './calendar-table.js';
 import { redactingLogger, requestLineLogger } from './logger.js';
 import { validateConfigFile } from './validate-config.js';
@@ -77,7 +77,7 @@ export async function serve(options: ServeOptions): Promise<Serving> {
   const upstreamOf = async (l: LoadedConfig): Promise<string> => {
     if (l.config.upstream.url !== 'embedded') return l.config.upstream.url;
     if (!embeddedUrl) {
-      const backend = createReferenceBackend({ contract: shippedContract, seed: { workbooks: [...DEMO_WORKBOOKS], entries: [...DEMO_ENTRIES] } });
+      const backend = createReferenceBackend({ contract: shippedContract, seed: DEMO_SEED });
       embeddedUrl = await backend.listen(0, '127.0.0.1');
       stopBackend = () => backend.close();
       logger.warn(

@@ -8,6 +8,8 @@ export const BACKEND_ERRORS = {
   METHOD_NOT_ALLOWED: { status: 405, title: 'Method not allowed' },
   NOT_FOUND: { status: 404, title: 'Not found' },
   UNSUPPORTED_OBJECT_VERSION: { status: 409, title: 'Unsupported object version' },
+  OPERATION_NOT_FINISHED: { status: 409, title: 'Operation not finished' },
+  ENTRY_LOCKED: { status: 423, title: 'Entry locked' },
   PAYLOAD_TOO_LARGE: { status: 413, title: 'Payload too large' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, title: 'Unsupported media type' },
   INTERNAL_ERROR: { status: 500, title: 'Internal error' },

@@ -5,21 +5,20 @@ import type { Server } from 'node:http';
 import { shippedContract } from '../contract/index.js';
 import { loadContract } from '../core/contract/load.js';
 import type { Contract } from '../core/contract/types.js';
-import { DEMO_ENTRIES, DEMO_WORKBOOKS } from './demo-seed.js';
-import { METHODS } from './methods.js';
-import { reportMethods } from './reports.js';
+import { DEMO_SEED } from './demo-seed.js';
+import { methodsFor } from './methods/index.js';
 import { createBackendServer, type RecordedRequest } from './server.js';
-import { Store, type SeedEntry, type SeedWorkbook } from './store.js';
+import { Store, type Seed } from './store.js';
 
 export type { RecordedRequest } from './server.js';
-export type { Entry, EntryScope, Report, SeedEntry, SeedWorkbook, Workbook } from './store.js';
+export type { Collection, Entry, EntryScope, Report, Seed, SeedCollection, SeedEntry, SeedReport, SeedWorkbook, Workbook } from './store.js';
 export { ENTRY_SCOPES } from './store.js';
-export { DEMO_ENTRIES, DEMO_WORKBOOKS } from './demo-seed.js';
+export { DEMO_COLLECTIONS, DEMO_ENTRIES, DEMO_REPORTS, DEMO_SEED, DEMO_WORKBOOKS } from './demo-seed.js';
 
 export interface ReferenceBackendOptions {
   /** The contract whose newest version the backend speaks (default: the shipped contract). */
   contract?: Contract;
-  seed?: { workbooks?: SeedWorkbook[]; entries?: SeedEntry[] };
+  seed?: Seed;
   /** Default 1 MiB. */
   maxBodyBytes?: number;
 }
@@ -40,7 +39,7 @@ export function createReferenceBackend(options: ReferenceBackendOptions = {}): R
   const { maxBodyBytes = 1024 * 1024 } = options;
   const contract = loadContract(options.contract ?? shippedContract);
   const headVersion = contract.head;
-  const methods = new Map([...METHODS, ...Object.entries(reportMethods(contract.byVersion.get(headVersion)!))]);
+  const methods = methodsFor(contract.byVersion.get(headVersion)!);
   if (!Number.isInteger(maxBodyBytes) || maxBodyBytes < 0) throw new Error(`maxBodyBytes must be a non-negative integer, got ${maxBodyBytes}`);
 
   // Amortised cap: trimmed to the cap whenever it doubles; the getter returns only the last 1000.
@@ -98,7 +97,7 @@ export async function startReferenceBackendFromEnv(env: NodeJS.ProcessEnv = proc
   const port = Number(rawPort);
   if (!/^[0-9]{1,5}$/.test(rawPort) || port > 65535) throw new Error(`BACKEND_PORT must be an integer from 0 to 65535, got "${rawPort}"`);
   const host = env.BACKEND_HOST?.trim() || '127.0.0.1';
-  const backend = createReferenceBackend({ seed: { workbooks: [...DEMO_WORKBOOKS], entries: [...DEMO_ENTRIES] } });
+  const backend = createReferenceBackend({ seed: DEMO_SEED });
   const url = await backend.listen(port, host);
   return { url, backend, close: () => backend.close() };
 }

@@ -6,12 +6,26 @@ export interface EntryFilters {
   readonly ids?: readonly string[];
   readonly createdBy?: readonly string[];
   readonly scope?: string;
+  readonly type?: string;
+  readonly filters?: { readonly name?: string };
+  readonly orderBy?: { readonly field: string; readonly direction: string };
+  readonly ignoreWorkbookEntries?: boolean;
+  readonly ignoreSharedEntries?: boolean;
 }
 
-/** Order-insensitive: filters are sets, and an empty list means "no filter", like an absent one. */
+/** Everything that decides which entries a page holds and in what order. Order-insensitive: filters are sets, and an empty list means "no filter", like an absent one. */
 export function filtersHash(filters: EntryFilters): string {
   const set = (xs: readonly string[] | undefined): string[] | null => (xs && xs.length > 0 ? [...new Set(xs)].sort() : null);
-  const canonical = JSON.stringify([set(filters.ids), set(filters.createdBy), filters.scope ?? null]);
+  const canonical = JSON.stringify([
+    set(filters.ids),
+    set(filters.createdBy),
+    filters.scope ?? null,
+    filters.type ?? null,
+    filters.filters?.name ?? null,
+    filters.orderBy ? [filters.orderBy.field, filters.orderBy.direction] : null,
+    filters.ignoreWorkbookEntries === true,
+    filters.ignoreSharedEntries === true,
+  ]);
   return createHash('sha256').update(canonical).digest('base64url').slice(0, 12);
 }
 

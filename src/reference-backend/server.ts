@@ -3,7 +3,7 @@
 import { isUtf8 } from 'node:buffer';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { BackendError, problemBody } from './errors.js';
-import { invoke, type MethodHandler } from './methods.js';
+import { invoke, type MethodHandler } from './methods/index.js';
 import type { Store } from './store.js';
 
 export interface RecordedRequest {

@@ -7,12 +7,7 @@ import type { GatewayConfigInput } from '../../src/config/schema.js';
 import { shippedContract } from '../../src/contract/index.js';
 import type { Contract } from '../../src/core/contract/types.js';
 import { createGateway, type Gateway, type ServerLimits } from '../../src/gateway/index.js';
-import {
-  DEMO_ENTRIES,
-  DEMO_WORKBOOKS,
-  createReferenceBackend,
-  type ReferenceBackend,
-} from '../../src/reference-backend/index.js';
+import { DEMO_SEED, createReferenceBackend, type ReferenceBackend } from '../../src/reference-backend/index.js';
 import { contractCalendar, sunsetOf } from './calendar.js';
 
 /** The calendar most tests use: v1 released 2025-01-15, the head (v2) released 2026-10-01, 180-day window. */
@@ -57,7 +52,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   if (!backendUrl) {
     backend = createReferenceBackend({
       contract: options.contract ?? shippedContract,
-      seed: { workbooks: [...DEMO_WORKBOOKS], entries: [...DEMO_ENTRIES] },
+      seed: DEMO_SEED,
     });
     backendUrl = await backend.listen(0, '127.0.0.1');
   }

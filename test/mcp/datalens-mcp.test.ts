@@ -11,6 +11,9 @@
 // - invoke: POST <DATALENS_API_URL>/rpc/<name> with `content-type: application/json`,
 //   `x-dl-api-version: <DATALENS_API_VERSION>` and the Authorization header; a non-2xx answer becomes a tool result
 //   `{isError: true}` whose text is `API call to POST /rpc/<name> failed: <status> <statusText>\n<body>`.
+//
+// At each DATALENS_API_VERSION, every listed command is invoked with the replay suite's real-shaped body and checked
+// as the replay suite checks it (test/replay/expect-replay.ts).
 
 import { createRequire } from 'node:module';
 import type { IncomingHttpHeaders } from 'node:http';
@@ -18,6 +21,10 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Stack, rpc, startStack } from '../helpers/stack.js';
+import { CONTRACT } from '../replay/contract.js';
+import { type Answer, replay } from '../replay/expect-replay.js';
+import { setupThrough } from '../replay/http.js';
+import { knownDefect } from '../replay/known-defects.js';
 
 const MCP_ENTRY = createRequire(import.meta.url).resolve('@datalens-tech/mcp'); // …/dist/index.js
 const TOKEN = 'mcp-test-token';
@@ -154,6 +161,17 @@ async function openApiDocument(path: string): Promise<any> {
   return res.json();
 }
 
+/** The commands the MCP server makes from /json/: the latest version's methods. */
+const LATEST_METHODS = Object.keys(CONTRACT.byVersion.get(CONTRACT.head)!.methods).sort();
+
+/** A call as the MCP server makes it, read back as status and body (a tool error carries both in its text). */
+async function invokeAsAnswer(mcp: Mcp, command: string, body: unknown): Promise<Answer> {
+  const result = await invoke(mcp, command, (body ?? {}) as Record<string, unknown>);
+  if (!result.isError) return { status: 200, body: JSON.parse(result.text) };
+  const { status, body: problem } = failure(result, command);
+  return { status, body: problem };
+}
+
 let reportSeq = 0;
 const v1Report = () => ({ key: `reports/marketing/mcp-${++reportSeq}`, config: { chart: 'bars', n: reportSeq } });
 const v2Report = () => ({ workbookId: 'wb_demo_marketing', config: { chart: 'lines', n: ++reportSeq } });
@@ -207,6 +225,21 @@ describe.each<VersionCase>([
     });
     // At version 1 this is the wrong schema for the calls it sends (they need `key`): see the /1/json/ block below.
     expect(JSON.stringify(described.inputSchema)).not.toMatch(/#\/components\//);
+  });
+
+  it('lists one command per method of the latest version', async () => {
+    expect((await listCommands(mcp)).map((c) => c.command_name).sort()).toEqual(LATEST_METHODS);
+  });
+
+  // Every listed command with a real-shaped body (test/replay/fixtures): 200 and an answer of this version's shape,
+  // or, for a method this version lacks, the gateway's 404 ENDPOINT_NOT_FOUND naming the versions that have it.
+  describe('invokes every command it lists, with a real-shaped body', () => {
+    for (const command of LATEST_METHODS) {
+      const defect = knownDefect(command, resolved);
+      const run = () => replay(command, header, (body) => invokeAsAnswer(mcp, command, body), setupThrough(stack.url));
+      if (defect === undefined) it(command, run);
+      else it(`${command} fails as known: ${defect.what}`, () => expect(run()).rejects.toThrow(defect.shows));
+    }
   });
 
   it('sends x-dl-api-version, JSON and its OAuth token; the gateway resolves the version and forwards the token', async () => {

@@ -110,7 +110,12 @@ describe('createEntry', () => {
     const r = await rpc(s.url, 'createEntry', { key: 'new/two', scope: 'widget', type: 'graph_wizard_node', workbookId: 'wb_a' }, { clientVersion: 1 });
     expect(r.body).toMatchObject({ createdBy: 'api', type: 'graph_wizard_node', workbookId: 'wb_a', version: 1 });
     const listed = await rpc(s.url, 'getEntries', { ids: [r.body.entryId] });
-    expect(listed.body.entries).toEqual([r.body]);
+    // The listing row carries the entry's navigation fields (not its content: no includeData).
+    const { entryId, key, scope, type, workbookId, createdBy, createdAt, updatedAt, version, savedId, publishedId } = r.body;
+    expect(listed.body.entries).toEqual([
+      expect.objectContaining({ entryId, key, name: 'two', scope, type, workbookId, createdBy, createdAt, updatedAt, version, savedId, publishedId, isFavorite: false }),
+    ]);
+    expect('data' in listed.body.entries[0]).toBe(false);
   });
 
   it('keeps an explicit createdBy and refuses an unknown scope', async () => {

@@ -25,6 +25,23 @@ describe('startReferenceBackendFromEnv', () => {
     expect(r.body.entries.some((e: { version: number }) => e.version === 1)).toBe(true);
   });
 
+  it('seeds one object of each kind, each readable with its method', async () => {
+    for (const [method, body] of [
+      ['getCollection', { collectionId: 'col_demo_analytics' }],
+      ['getWorkbook', { workbookId: 'wb_demo_marketing' }],
+      ['getDashboard', { dashboardId: 'ent_demo_01' }],
+      ['getWizardChart', { chartId: 'ent_demo_02' }],
+      ['getQLChart', { chartId: 'ent_demo_07' }],
+      ['getEditorChart', { chartId: 'ent_demo_12' }],
+      ['getDataset', { datasetId: 'ent_demo_03' }],
+      ['getConnection', { connectionId: 'ent_demo_04' }],
+      ['getReport', { reportId: 'rep_demo_q1' }],
+    ] as const) {
+      expect((await rpc(running.url, method, body)).status, method).toBe(200);
+    }
+    expect((await rpc(running.url, 'getWorkbook', { workbookId: 'wb_demo_marketing' })).body.collectionId).toBe('col_demo_campaigns');
+  });
+
   it('rejects a BACKEND_PORT that is not a port number', async () => {
     await expect(startReferenceBackendFromEnv({ BACKEND_PORT: 'eighty' })).rejects.toThrow(/BACKEND_PORT/);
     await expect(startReferenceBackendFromEnv({ BACKEND_PORT: '70000' })).rejects.toThrow(/BACKEND_PORT/);

@@ -22,6 +22,7 @@ export const connectionMethods: Record<string, MethodSpec> = {
     open({ type: text, name: text, dir_path: text, workbook_id: nullableId.optional() }),
     answer({ id: z.string() }),
   ),
-  updateConnection: method('Replaces the settings of a connection.', strict({ connectionId: id, data: record }), connection),
+  // The answer is empty: src/shared/schema/bi/types/connections.ts, UpdateConnectionResponse.
+  updateConnection: method('Replaces the settings of a connection.', strict({ connectionId: id, data: record }), empty),
   deleteConnection: method('Deletes a connection.', strict({ connectionId: id }), empty),
 };

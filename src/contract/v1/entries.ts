@@ -62,8 +62,10 @@ export const getEntriesV1: MethodSpec = {
     ...getEntriesArgs,
     ids: oneOrMany.optional(),
     createdBy: z.union([z.string(), z.array(z.string())]).optional(),
-    // Numbered pages are served by following page tokens (see v2/entries-page-token.ts).
+    // Numbered pages are served by following page tokens, walking from the nearest known one (v2/entries-page-token.ts).
     page: z.number().int().min(0).max(100_000).optional().describe('Page number, from 0: 0 (or no page) is the first page.'),
+    // A v1 page above the backend's 200 is filled by the gateway from the pages that follow (main's page walk).
+    pageSize: z.number().int().min(1).max(1000).optional(),
   }),
   response: entriesAnswer,
 };

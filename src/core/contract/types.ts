@@ -88,6 +88,13 @@ export interface ObjectLocation {
   readonly path: FieldPath; // "" = the body itself, "entries.*" = each element of entries
   /** The field holding the object's id (default "id"). */
   readonly idField?: string;
+  /**
+   * Set on a listing's rows (getEntries, getWorkbooksList, …): rows are migrated like the object, but a row saved
+   * under a newer version is still served (its `version` tells the client) unless it carries `content`, the
+   * object's own content (e.g. getEntries' `data` with includeData), which refuses the answer like a read does.
+   * docs/reference/object-versions.md says why.
+   */
+  readonly listing?: { readonly content?: FieldPath };
 }
 
 export interface MethodSpec {

@@ -3,7 +3,7 @@
 import type { z } from 'zod';
 import { BackendCallError, GatewayError } from '../errors.js';
 import type { Json, MigrationContext } from '../contract/types.js';
-import { collect, isJsonObject } from './paths.js';
+import { collect, getAt, isJsonObject } from './paths.js';
 import type { MethodPlan } from './plan.js';
 
 type Issue = z.core.$ZodIssue;
@@ -66,6 +66,8 @@ export function guardObjects(plan: MethodPlan, body: unknown): void {
           reason: `${loc.type} without an integer version`,
         });
       }
+      // A listing row without the object's content is a reference: served whatever version it was saved under.
+      if (loc.listing && !(loc.listing.content !== undefined && getAt(obj, loc.listing.content).found)) continue;
       if ((objectVersion as number) > plan.version) {
         const idField = loc.idField ?? 'id';
         throw new GatewayError(

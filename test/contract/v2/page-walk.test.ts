@@ -15,7 +15,7 @@ const MAX_WALK_CALLS = 8;
 const services = { ...memoryServices(), pageTokens: createPageTokenCache({ size: 1000, ttlMs: 60_000, maxWalkCalls: MAX_WALK_CALLS }) };
 const plan = buildPlan(loadContract(shippedContract), 1, 'getEntries')!;
 
-/** A backend whose listing has `total` entries; tokens are `p<offset>`. Records the page sizes it was asked for. */
+/** A backend whose listing has `total` entries (saved under version 1); tokens are `p<offset>`. Records the page sizes it was asked for. */
 function listing(principal: string, total = Number.MAX_SAFE_INTEGER) {
   const sizes: number[] = [];
   const ctx: MigrationContext = {
@@ -28,7 +28,7 @@ function listing(principal: string, total = Number.MAX_SAFE_INTEGER) {
       const size = body.pageSize as number;
       sizes.push(size);
       const end = at + size;
-      const entries = Array.from({ length: Math.max(0, Math.min(end, total) - at) }, (_, i) => ({ entryId: `e${at + i}` }));
+      const entries = Array.from({ length: Math.max(0, Math.min(end, total) - at) }, (_, i) => ({ entryId: `e${at + i}`, version: 1 }));
       return { entries, ...(end < total && { nextPageToken: `p${end}` }) };
     },
   };
@@ -116,6 +116,6 @@ describe('v1 getEntries page walks', () => {
     const backend = listing('short', 250);
     const ctx = backend.ctx;
     await translateRequest(plan, { page: 3, pageSize: 100 }, ctx);
-    expect(await translateResponse(plan, { entries: [{ entryId: 'x' }], nextPageToken: 'p400' }, ctx)).toMatchObject({ entries: [] });
+    expect(await translateResponse(plan, { entries: [{ entryId: 'x', version: 1 }], nextPageToken: 'p400' }, ctx)).toMatchObject({ entries: [] });
   });
 });

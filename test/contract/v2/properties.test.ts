@@ -429,9 +429,15 @@ describe('plans of the shipped contract', () => {
 
   // Regression (was a bug in plan.ts: the reports object step was added to every v1 plan, so all 54 v1 methods had
   // checksResponse true and were buffered/parsed by the edge, 502 above limits.responseBytes).
-  it('v1 methods whose shape did not change stream their responses (checksResponse false)', () => {
-    for (const m of ['getDashboard', 'getWorkbookExportResult', 'deleteReport']) {
+  it('v1 methods whose shape did not change and that answer no versioned object stream their responses (checksResponse false)', () => {
+    for (const m of ['deleteDashboard', 'getWorkbookExportResult', 'deleteReport', 'updateConnection']) {
       expect({ m, checksResponse: plan(1, m).checksResponse }).toEqual({ m, checksResponse: false });
+    }
+  });
+
+  it('v1 methods that answer a versioned object are checked (the object-version guard reads them)', () => {
+    for (const m of ['getDashboard', 'getWizardChart', 'getDataset', 'getConnection', 'getWorkbook', 'getCollection', 'getEntries']) {
+      expect({ m, checksResponse: plan(1, m).checksResponse }).toEqual({ m, checksResponse: true });
     }
   });
 

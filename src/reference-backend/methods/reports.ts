@@ -1,12 +1,13 @@
-// The report methods, shaped by the contract's head version: a report's content fields (config and description
-// at v2) are what that version's createReport and updateReport name, so a version renaming one needs no edit here.
-// The arguments are the head's schemas made strict (a field the gateway forgot to translate is refused), plus
-// `legacyKey`, which the gateway adds for v1 clients.
+// The seed's report methods, shaped by the contract's head version: a report's content fields (config and
+// description at v2) are what that version's createReport and updateReport name, so a version renaming one needs no
+// edit here. The arguments are the head's schemas made strict (a field the gateway forgot to translate is refused),
+// plus `legacyKey`, which the gateway adds for v1 clients.
 
 import { z } from 'zod';
-import type { VersionSpec } from '../core/contract/types.js';
-import { BackendError } from './errors.js';
-import { define, type MethodHandler } from './methods.js';
+import type { VersionSpec } from '../../core/contract/types.js';
+import { BackendError } from '../errors.js';
+import { assertWritableBy } from '../store.js';
+import { define, type MethodHandler } from './context.js';
 
 const id = z.string().min(1);
 /** The fields the backend itself gives meaning to; every other argument is content. */
@@ -32,14 +33,20 @@ export function reportMethods(head: VersionSpec): Record<string, MethodHandler> 
   const createReport = define(argumentsOf(head, 'createReport'), (args, { store, clientVersion }) => {
     const workbookId = text(args.workbookId);
     if (workbookId === undefined) throw new BackendError('VALIDATION_ERROR', 'Invalid arguments for createReport.', { issues: [{ path: 'workbookId', message: 'Required' }] });
-    return store.createReport({ workbookId, legacyKey: text(args.legacyKey), content: contentOf(args) }, clientVersion);
+    store.workbooks.require(workbookId);
+    return store.reports.create({ workbookId, legacyKey: text(args.legacyKey), content: contentOf(args) }, clientVersion);
   });
-  const updateReport = define(argumentsOf(head, 'updateReport'), (args, { store, clientVersion }) =>
-    store.updateReport(String(args.reportId), { workbookId: text(args.workbookId), legacyKey: text(args.legacyKey), content: contentOf(args) }, clientVersion),
-  );
-  const getReport = define(z.strictObject({ reportId: id }), (args, { store }) => store.getReport(args.reportId));
+  const updateReport = define(argumentsOf(head, 'updateReport'), (args, { store, clientVersion }) => {
+    const reportId = String(args.reportId);
+    const workbookId = text(args.workbookId);
+    // Every check before the write: a refused update leaves the report untouched.
+    assertWritableBy(store.reports.require(reportId), reportId, clientVersion);
+    if (workbookId !== undefined) store.workbooks.require(workbookId);
+    return store.reports.update(reportId, { workbookId, legacyKey: text(args.legacyKey), content: contentOf(args) }, clientVersion);
+  });
+  const getReport = define(z.strictObject({ reportId: id }), (args, { store }) => store.reports.get(args.reportId));
   const deleteReport = define(z.strictObject({ reportId: id }), (args, { store, clientVersion }) => {
-    store.deleteReport(args.reportId, clientVersion);
+    store.reports.delete(args.reportId, clientVersion);
     return { reportId: args.reportId, deleted: true };
   });
   return { createReport, getReport, updateReport, deleteReport };

@@ -1,0 +1,82 @@
+// Where each DataLens method's answer holds versioned objects (each carries the `version` it was saved under), so the
+// gateway refuses an older client's read of a newer object (409) and migrates older objects down.
+// Listing rows (`listing`) are served whatever version their object was saved under; only rows carrying the
+// object's content are refused. Why: docs/reference/object-versions.md.
+// Answer shapes: see src/reference-backend/methods/views.ts (sources cited there).
+
+import type { MethodSpec, ObjectLocation } from '../../core/contract/types.js';
+
+const one = (type: string, idField: string, path = ''): readonly ObjectLocation[] => [{ type, path, idField }];
+const rows = (type: string, idField: string, path: string, content?: string): readonly ObjectLocation[] => [
+  { type, path, idField, listing: content === undefined ? {} : { content } },
+];
+
+const collection = one('collection', 'collectionId');
+const workbook = one('workbook', 'workbookId');
+const dashboard = one('dashboard', 'entryId', 'entry');
+const chart = one('chart', 'entryId');
+const dataset = one('dataset', 'id');
+const connection = one('connection', 'id');
+
+/**
+ * Method → the object locations in its head-shaped answer. Methods without versioned objects are absent, and so are
+ * methods added at the head version (Editor charts, HTML pages): no older client can call them, so there is
+ * nothing to guard until a later version exists.
+ */
+export const DATALENS_OBJECTS: Readonly<Record<string, readonly ObjectLocation[]>> = {
+  createCollection: collection,
+  getCollection: collection,
+  updateCollection: collection,
+  moveCollection: collection,
+  getCollectionsByIds: one('collection', 'collectionId', '*'),
+  getCollectionBreadcrumbs: one('collection', 'collectionId', '*'),
+  moveCollections: one('collection', 'collectionId', 'collections.*'),
+  deleteCollection: one('collection', 'collectionId', 'collections.*'),
+  deleteCollections: one('collection', 'collectionId', 'collections.*'),
+  // Collections and workbooks, told apart by `entity`: one location type covers both kinds of row.
+  getCollectionContent: rows('collectionItem', 'collectionId', 'items.*'),
+
+  createWorkbook: workbook,
+  getWorkbook: workbook,
+  updateWorkbook: workbook,
+  moveWorkbook: workbook,
+  deleteWorkbook: workbook,
+  getWorkbooksByIds: one('workbook', 'workbookId', '*'),
+  moveWorkbooks: one('workbook', 'workbookId', 'workbooks.*'),
+  deleteWorkbooks: one('workbook', 'workbookId', 'workbooks.*'),
+  getWorkbooksList: rows('workbook', 'workbookId', 'workbooks.*'),
+  getWorkbookEntries: rows('entry', 'entryId', 'entries.*'),
+
+  getEntriesRelations: rows('entry', 'entryId', 'relations.*'),
+
+  getDashboard: dashboard,
+  createDashboard: dashboard,
+  updateDashboard: dashboard,
+
+  getWizardChart: chart,
+  createWizardChart: chart,
+  updateWizardChart: chart,
+  getQLChart: chart,
+  createQLChart: chart,
+  updateQLChart: chart,
+
+  getDataset: dataset,
+  createDataset: dataset,
+  updateDataset: dataset,
+  validateDataset: dataset,
+
+  getConnection: connection,
+};
+
+/** getEntries rows: references, unless they carry the entry's content (includeData). */
+export const ENTRIES_LIST_OBJECTS: readonly ObjectLocation[] = rows('entry', 'entryId', 'entries.*', 'data');
+
+/** `methods` with their object locations attached (a method the table does not name is returned as it was). */
+export function withObjects(methods: Readonly<Record<string, MethodSpec>>): Record<string, MethodSpec> {
+  return Object.fromEntries(
+    Object.entries(methods).map(([name, spec]) => {
+      const objects = Object.hasOwn(DATALENS_OBJECTS, name) ? DATALENS_OBJECTS[name] : undefined;
+      return [name, objects === undefined ? spec : { ...spec, objects }];
+    }),
+  );
+}

@@ -1,0 +1,102 @@
+// Chart methods for the three chart kinds, told apart by entry type: Wizard (`*_wizard_node`), QL (`*_ql_node`) and
+// Editor (the rest). Wizard and QL take flat arguments; Editor takes `{mode, entry}`. The answer is the US entry.
+// Shapes: datalens-tech/datalens-ui src/shared/schema/mix/actions/{wizard,ql}/*.ts, src/shared/schema/mix/schemas/
+// {wizard,ql}.ts, src/shared/types/widget.ts (wizard types), src/shared/constants/entry.ts (QL and Editor types);
+// Editor methods: the DataLens API reference (createEditorChart: `mode`, `entry` with type, data, key or workbookId+name).
+
+import { z } from 'zod';
+import { BackendError } from '../errors.js';
+import type { Entry } from '../store.js';
+import { ENTRY_PERMISSIONS, actorOf, fromContract, type Args, type CallContext, type MethodHandler } from './context.js';
+import { deleteEntry, modeOf, revisionOf, saveEntry } from './entry-writes.js';
+import { HTML_PAGE_TYPE } from './html-pages.js';
+import { linksIn, placementOf } from './placement.js';
+import { entryView } from './views.js';
+
+type Json = Record<string, unknown>;
+
+interface ChartKind {
+  readonly name: 'Wizard' | 'QL' | 'Editor';
+  readonly is: (type: string) => boolean;
+  readonly defaultType: string;
+  /** Wizard and QL take the entry's fields at the top level; Editor nests them under `entry`. */
+  readonly nested: boolean;
+}
+
+const WIZARD: ChartKind = { name: 'Wizard', is: (t) => t.endsWith('_wizard_node'), defaultType: 'graph_wizard_node', nested: false };
+const QL: ChartKind = { name: 'QL', is: (t) => t.endsWith('_ql_node'), defaultType: 'graph_ql_node', nested: false };
+const EDITOR: ChartKind = { name: 'Editor', is: (t) => !WIZARD.is(t) && !QL.is(t) && t !== HTML_PAGE_TYPE, defaultType: 'graph_node', nested: true };
+
+const invalid = (path: string, message: string) => new BackendError('VALIDATION_ERROR', message, { issues: [{ path, message }] });
+
+/** The chart's fields: the arguments themselves, or their `entry` for Editor. */
+function fieldsOf(kind: ChartKind, args: Args): Json {
+  if (!kind.nested) return args;
+  const entry = args.entry;
+  if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) throw invalid('entry', 'entry must be an object.');
+  return entry as Json;
+}
+
+/** Wizard and QL answer the entry itself; Editor wraps it: `{entry}` (the DataLens API reference). */
+const answerOf = (kind: ChartKind, view: Json, extra: Json = {}): Json => (kind.nested ? { entry: view, ...extra } : { ...view, ...extra });
+
+const requireChart = (ctx: CallContext, kind: ChartKind, chartId: string): Entry => ctx.store.entries.require(chartId, 'widget', (e) => kind.is(e.type));
+
+// Used only while the contract does not list a method (the Editor ones arrive with the real v2 catalogue).
+const byChartId = z.looseObject({ chartId: z.string().min(1) });
+const withEntry = z.looseObject({ mode: z.enum(['save', 'publish']).optional(), entry: z.looseObject({}) });
+
+function chartMethods(kind: ChartKind): Record<string, MethodHandler> {
+  const n = kind.name;
+  return {
+    [`get${n}Chart`]: fromContract(`get${n}Chart`, (args, ctx) => {
+      const entry = revisionOf(ctx, requireChart(ctx, kind, args.chartId), args);
+      const view = entryView(entry, { permissions: !kind.nested && args.includePermissions, links: args.includeLinks !== false, locked: ctx.store.locks.get(entry.entryId) !== undefined });
+      return answerOf(kind, view, kind.nested ? { isFavorite: false, ...(args.includePermissions && { permissions: { ...ENTRY_PERMISSIONS } }) } : {});
+    }, byChartId),
+
+    [`create${n}Chart`]: fromContract(`create${n}Chart`, (args, ctx) => {
+      const fields = fieldsOf(kind, args);
+      const type = typeof fields.type === 'string' ? fields.type : kind.defaultType;
+      if (!kind.is(type)) throw invalid('type', `"${type}" is not a ${n} chart type.`);
+      if (fields.data === null || typeof fields.data !== 'object') throw invalid('data', 'data must be an object.');
+      modeOf(args.mode);
+      const entry = ctx.store.entries.create(
+        {
+          ...placementOf(ctx.store, fields),
+          scope: 'widget',
+          type,
+          data: fields.data as Json,
+          meta: (fields.meta as Json | undefined) ?? {},
+          annotation: (fields.annotation as { description: string } | undefined) ?? null,
+          links: (fields.links as Record<string, string> | undefined) ?? linksIn(ctx.store, fields.data),
+        },
+        actorOf(ctx),
+        ctx.clientVersion,
+      );
+      return answerOf(kind, entryView(entry));
+    }, withEntry),
+
+    [`update${n}Chart`]: fromContract(`update${n}Chart`, (args, ctx) => {
+      const fields = fieldsOf(kind, args);
+      const entry = requireChart(ctx, kind, String(fields.entryId ?? ''));
+      const saved = saveEntry(
+        ctx,
+        entry,
+        {
+          ...(fields.data !== undefined && { data: fields.data as Json }),
+          ...(fields.meta !== undefined && { meta: fields.meta as Json | null }),
+          ...(fields.annotation !== undefined && { annotation: fields.annotation as { description: string } }),
+          ...(fields.links !== undefined && { links: fields.links as Record<string, string> }),
+        },
+        modeOf(args.mode),
+        fields.lockToken ?? args.lockToken,
+      );
+      return answerOf(kind, entryView(saved));
+    }, withEntry),
+
+    [`delete${n}Chart`]: fromContract(`delete${n}Chart`, (args, ctx) => deleteEntry(ctx, requireChart(ctx, kind, args.chartId), args.lockToken), byChartId),
+  };
+}
+
+export const chartFamilies: Record<string, MethodHandler> = { ...chartMethods(WIZARD), ...chartMethods(QL), ...chartMethods(EDITOR) };

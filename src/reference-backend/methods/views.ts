@@ -1,0 +1,172 @@
+// The answers' shapes, built from the stored objects. Nested values (data, meta) are shared with the store, not
+// copied: an answer is serialised before the next request runs, and stored values are replaced, never mutated.
+// Sources, datalens-tech/datalens-ui: src/shared/schema/us/schemas/{collections,workbooks}/index.ts,
+// src/shared/schema/us/types/fields.ts (EntryFields), src/shared/schema/us/schemas/entries/get-entries.ts,
+// src/shared/schema/us/schemas/workbooks/get-workbook-entries.ts, src/shared/schema/mix/schemas/dash/dash-v1.ts,
+// src/shared/types/dataset.ts (Dataset), src/shared/types/connections.ts (ConnectionData).
+
+import type { Collection, Entry, Workbook } from '../store.js';
+import { nameOf } from '../stores/entries.js';
+import { COLLECTION_PERMISSIONS, ENTRY_PERMISSIONS, WORKBOOK_PERMISSIONS } from './context.js';
+
+type Json = Record<string, unknown>;
+
+export function collectionView(c: Collection, withPermissions = false): Json {
+  return { ...c, meta: c.meta, ...(withPermissions && { permissions: { ...COLLECTION_PERMISSIONS } }) };
+}
+
+export function workbookView(w: Workbook, withPermissions = false): Json {
+  return { ...w, meta: w.meta, ...(withPermissions && { permissions: { ...WORKBOOK_PERMISSIONS } }) };
+}
+
+/** What US answers for an entry (EntryFields), the chart methods' answer. */
+export function entryView(e: Entry, options: { permissions?: boolean | undefined; links?: boolean | undefined; locked?: boolean } = {}): Json {
+  return {
+    entryId: e.entryId,
+    key: e.key,
+    scope: e.scope,
+    type: e.type,
+    workbookId: e.workbookId,
+    collectionId: e.collectionId,
+    tenantId: e.tenantId,
+    revId: e.revId,
+    savedId: e.savedId,
+    publishedId: e.publishedId,
+    data: e.data,
+    meta: e.meta,
+    links: options.links === false ? null : e.links,
+    annotation: e.annotation,
+    hidden: e.hidden,
+    public: e.public,
+    createdAt: e.createdAt,
+    createdBy: e.createdBy,
+    updatedAt: e.updatedAt,
+    updatedBy: e.updatedBy,
+    version: e.version,
+    isFavorite: false,
+    isLocked: options.locked === true,
+    ...(options.permissions && { permissions: { ...ENTRY_PERMISSIONS } }),
+  };
+}
+
+/** One getEntries row: navigation fields; the content (`data`) only with includeData. */
+export function entryRow(e: Entry, workbookTitle: string | null, options: { data?: boolean; links?: boolean; permissions?: boolean; locked?: boolean }): Json {
+  return {
+    entryId: e.entryId,
+    key: e.key,
+    name: nameOf(e.key),
+    scope: e.scope,
+    type: e.type,
+    meta: e.meta,
+    createdAt: e.createdAt,
+    updatedAt: e.updatedAt,
+    createdBy: e.createdBy,
+    updatedBy: e.updatedBy,
+    savedId: e.savedId,
+    publishedId: e.publishedId,
+    hidden: e.hidden,
+    workbookId: e.workbookId,
+    workbookTitle,
+    collectionId: e.collectionId,
+    isFavorite: false,
+    isLocked: options.locked === true,
+    links: options.links ? e.links : null,
+    version: e.version,
+    ...(options.data && { data: e.data }),
+    ...(options.permissions && { permissions: { ...ENTRY_PERMISSIONS } }),
+  };
+}
+
+/** One getWorkbookEntries row. */
+export function workbookEntryRow(e: Entry, withPermissions: boolean): Json {
+  return {
+    entryId: e.entryId,
+    scope: e.scope,
+    type: e.type,
+    key: e.key,
+    displayKey: e.key,
+    createdBy: e.createdBy,
+    createdAt: e.createdAt,
+    updatedBy: e.updatedBy,
+    updatedAt: e.updatedAt,
+    savedId: e.savedId,
+    publishedId: e.publishedId,
+    revId: e.revId,
+    meta: e.meta,
+    hidden: e.hidden,
+    workbookId: e.workbookId,
+    collectionId: e.collectionId,
+    tenantId: e.tenantId,
+    isFavorite: false,
+    isLocked: false,
+    mirrored: null,
+    version: e.version,
+    ...(withPermissions && { permissions: { ...ENTRY_PERMISSIONS } }),
+  };
+}
+
+/** One getEntriesRelations row. */
+export function relationRow(e: Entry, withPermissions: boolean): Json {
+  return {
+    entryId: e.entryId,
+    key: e.key,
+    scope: e.scope,
+    type: e.type,
+    createdAt: e.createdAt,
+    public: e.public,
+    tenantId: e.tenantId,
+    workbookId: e.workbookId,
+    collectionId: e.collectionId,
+    isLocked: false,
+    version: e.version,
+    ...(withPermissions && { permissions: { ...ENTRY_PERMISSIONS } }),
+  };
+}
+
+/** getDashboard's answer: `{entry, isFavorite?, permissions?}`, the entry in the dash v1 format. */
+export function dashboardView(e: Entry, options: { permissions?: boolean | undefined; favorite?: boolean | undefined; links?: boolean | undefined } = {}): Json {
+  const { isFavorite: _f, isLocked: _l, collectionId: _c, ...entry } = entryView(e, { links: options.links ?? true });
+  return {
+    entry,
+    ...(options.favorite && { isFavorite: false }),
+    ...(options.permissions && { permissions: { ...ENTRY_PERMISSIONS } }),
+  };
+}
+
+/** The compatible addition to datasets (contract: v1 additions): a dataset saved before it reads `description: ""`. */
+export const DATASET_DESCRIPTION_DEFAULT = '';
+
+/** A dataset as the BI API reads it (Dataset), with the version it was saved under. */
+export function datasetView(e: Entry): Json {
+  const data = (e.data ?? {}) as Json;
+  const dataset = { ...((data.dataset as Json | undefined) ?? {}) };
+  if (typeof dataset.description !== 'string') dataset.description = DATASET_DESCRIPTION_DEFAULT;
+  return {
+    id: e.entryId,
+    key: e.key,
+    realName: nameOf(e.key),
+    is_favorite: false,
+    workbook_id: e.workbookId,
+    dataset,
+    options: (data.options as Json | undefined) ?? {},
+    version: e.version,
+    created_at: e.createdAt,
+    updated_at: e.updatedAt,
+  };
+}
+
+/** A connection as the BI API reads it (ConnectionData): its settings at the top level beside id, name and its connector `type`. */
+export function connectionView(e: Entry): Json {
+  return {
+    ...((e.data ?? {}) as Json),
+    id: e.entryId,
+    key: e.key,
+    name: nameOf(e.key),
+    type: e.type,
+    workbook_id: e.workbookId,
+    meta: e.meta,
+    created_at: e.createdAt,
+    updated_at: e.updatedAt,
+    version: e.version,
+  };
+}

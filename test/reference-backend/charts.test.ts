@@ -1,0 +1,78 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_SEED } from '../../src/reference-backend/index.js';
+import { rpc, start, type Started } from './helpers.js';
+
+let s: Started;
+beforeAll(async () => {
+  s = await start({ seed: DEMO_SEED });
+});
+afterAll(() => s.backend.close());
+
+// Each kind: how it is created, updated and read (Wizard and QL take flat arguments; Editor nests them in `entry`
+// and answers `{entry}`). Bodies follow the real argument schemas (Editor: the DataLens API reference).
+const editorData = (marker: string) => ({ meta: marker, params: '{}', sources: '{}', controls: '{}', prepare: '', config: '{}' });
+const unwrap = (body: any) => body.entry ?? body;
+const KINDS = [
+  {
+    kind: 'Wizard',
+    type: 'graph_wizard_node',
+    demo: 'ent_demo_02',
+    data: (marker: string) => ({ marker }),
+    create: (f: Record<string, unknown>) => ({ template: 'datalens', ...f }),
+    update: (f: Record<string, unknown>) => ({ template: 'datalens', mode: 'publish', ...f }),
+  },
+  {
+    kind: 'QL',
+    type: 'graph_ql_node',
+    demo: 'ent_demo_07',
+    data: (marker: string) => ({ marker }),
+    create: (f: Record<string, unknown>) => ({ template: 'ql', ...f }),
+    update: (f: Record<string, unknown>) => ({ template: 'ql', mode: 'publish', ...f }),
+  },
+  {
+    kind: 'Editor',
+    type: 'graph_node',
+    demo: 'ent_demo_12',
+    data: editorData,
+    create: (f: Record<string, unknown>) => ({ mode: 'publish', entry: { annotation: { description: '' }, ...f } }),
+    update: (f: Record<string, unknown>) => ({ mode: 'publish', entry: { annotation: { description: '' }, type: 'graph_node', revId: 'ignored', ...f } }),
+  },
+] as const;
+
+describe.each(KINDS)('$kind charts', ({ kind, type, demo, data, create, update }) => {
+  it('serves the demo chart as a US entry', async () => {
+    const r = await rpc(s.url, `get${kind}Chart`, { chartId: demo, includePermissions: true });
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ isFavorite: false, permissions: { read: true } });
+    expect(unwrap(r.body)).toMatchObject({ entryId: demo, scope: 'widget', type, version: 2 });
+    expect(Object.keys(unwrap(r.body))).toEqual(expect.arrayContaining(['revId', 'savedId', 'publishedId', 'data', 'meta', 'links', 'tenantId']));
+  });
+
+  it('creates, updates and deletes a chart, stamping each write’s version', async () => {
+    const created = await rpc(s.url, `create${kind}Chart`, create({ workbookId: 'wb_demo_sandbox', name: `${kind} new`, type, data: data('one') }), { clientVersion: 1 });
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    const chart = unwrap(created.body);
+    expect(chart).toMatchObject({ type, workbookId: 'wb_demo_sandbox', data: data('one'), version: 1, createdBy: 'api' });
+    const updated = await rpc(s.url, `update${kind}Chart`, update({ entryId: chart.entryId, data: data('two') }), { clientVersion: 1 });
+    expect(unwrap(updated.body)).toMatchObject({ data: data('two'), version: 1 });
+    expect(unwrap(updated.body).revId).not.toBe(chart.revId);
+    expect((await rpc(s.url, `delete${kind}Chart`, { chartId: chart.entryId }, { clientVersion: 1 })).body).toEqual({});
+    expect((await rpc(s.url, `get${kind}Chart`, { chartId: chart.entryId })).status).toBe(404);
+  });
+
+  it('refuses a type of another chart kind, and does not serve another kind’s chart', async () => {
+    const wrong = kind === 'Wizard' ? 'graph_ql_node' : 'graph_wizard_node';
+    expect((await rpc(s.url, `create${kind}Chart`, create({ key: 'x/y', type: wrong, data: data('x') }))).status).toBe(400);
+    const other = KINDS.find((k) => k.kind !== kind)!.demo;
+    expect((await rpc(s.url, `get${kind}Chart`, { chartId: other })).status).toBe(404);
+  });
+
+  it('refuses a version-1 update or delete of a chart saved under version 2, leaving it as it was', async () => {
+    const before = (await rpc(s.url, `get${kind}Chart`, { chartId: demo })).body;
+    const r = await rpc(s.url, `update${kind}Chart`, update({ entryId: demo, data: data('old client') }), { clientVersion: 1 });
+    expect(r.status).toBe(409);
+    expect(r.body).toMatchObject({ code: 'UNSUPPORTED_OBJECT_VERSION', details: { objectId: demo, objectVersion: 2 } });
+    expect((await rpc(s.url, `delete${kind}Chart`, { chartId: demo }, { clientVersion: 1 })).status).toBe(409);
+    expect((await rpc(s.url, `get${kind}Chart`, { chartId: demo })).body).toEqual(before);
+  });
+});

@@ -1,0 +1,42 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_SEED } from '../../src/reference-backend/index.js';
+import { rpc, start, type Started } from './helpers.js';
+
+let s: Started;
+beforeAll(async () => {
+  s = await start({ seed: DEMO_SEED });
+});
+afterAll(() => s.backend.close());
+
+describe('connections', () => {
+  it('serves the demo connection: its settings beside id, name and type', async () => {
+    const r = await rpc(s.url, 'getConnection', { connectionId: 'ent_demo_04' });
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ id: 'ent_demo_04', name: 'connection-04', type: 'clickhouse', host: 'localhost', workbook_id: 'wb_demo_sandbox', version: 2 });
+  });
+
+  it('creates a connection (answering its id), updates its settings and deletes it', async () => {
+    const created = await rpc(s.url, 'createConnection', { type: 'postgres', name: 'pg', workbook_id: 'wb_demo_sandbox', host: 'db', port: 5432 }, { clientVersion: 1 });
+    expect(created.status).toBe(200);
+    expect(Object.keys(created.body)).toEqual(['id']);
+    const id = created.body.id;
+    expect((await rpc(s.url, 'getConnection', { connectionId: id })).body).toMatchObject({ type: 'postgres', host: 'db', port: 5432, version: 1 });
+    expect((await rpc(s.url, 'updateConnection', { connectionId: id, data: { port: 6432 } }, { clientVersion: 1 })).body).toEqual({});
+    expect((await rpc(s.url, 'getConnection', { connectionId: id })).body).toMatchObject({ host: 'db', port: 6432 });
+    expect((await rpc(s.url, 'deleteConnection', { connectionId: id }, { clientVersion: 1 })).body).toEqual({});
+    expect((await rpc(s.url, 'getConnection', { connectionId: id })).status).toBe(404);
+  });
+
+  it('refuses a connection without a connector type', async () => {
+    expect((await rpc(s.url, 'createConnection', { name: 'x', workbook_id: 'wb_demo_sandbox' })).status).toBe(400);
+  });
+
+  it('refuses a version-1 update or delete of a connection saved under version 2, leaving it as it was', async () => {
+    const before = (await rpc(s.url, 'getConnection', { connectionId: 'ent_demo_04' })).body;
+    const r = await rpc(s.url, 'updateConnection', { connectionId: 'ent_demo_04', data: { host: 'elsewhere' } }, { clientVersion: 1 });
+    expect(r.status).toBe(409);
+    expect(r.body.details).toMatchObject({ objectId: 'ent_demo_04', objectVersion: 2, requestedVersion: 1 });
+    expect((await rpc(s.url, 'deleteConnection', { connectionId: 'ent_demo_04' }, { clientVersion: 1 })).status).toBe(409);
+    expect((await rpc(s.url, 'getConnection', { connectionId: 'ent_demo_04' })).body).toEqual(before);
+  });
+});
