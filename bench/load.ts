@@ -15,6 +15,8 @@ export interface Target {
   readonly body: string;
   /** POST by default; a GET sends no body. */
   readonly method?: 'GET' | 'POST';
+  /** Each request with a credential of its own (a caller the gateway has never seen); closed-loop runs only. */
+  readonly freshCaller?: boolean;
 }
 
 export interface RunResult {
@@ -63,6 +65,12 @@ export interface BlastOptions {
   readonly overallRate?: number;
 }
 
+let callers = 0;
+/** autocannon's per-request hook: a new bearer credential every time. */
+function freshCaller<R extends { headers?: Record<string, string> }>(request: R): R {
+  return { ...request, headers: { ...request.headers, authorization: `Bearer bench-fresh-${++callers}` } };
+}
+
 /** As many requests as `connections` keep-alive connections (pipelining 1) can push for `durationS` seconds. */
 export function blast(target: Target, options: BlastOptions): Promise<RunResult> {
   return new Promise((resolve, reject) => {
@@ -79,6 +87,7 @@ export function blast(target: Target, options: BlastOptions): Promise<RunResult>
         duration: options.durationS,
         timeout: 10,
         ...(options.overallRate ? { overallRate: options.overallRate } : {}),
+        ...(target.freshCaller && { requests: [{ setupRequest: freshCaller }] }),
       },
       (error, result) => {
         if (error) return reject(error);

@@ -260,6 +260,14 @@ function makeTargets(
       body: JSON.stringify({ page: V1_PAGE, pageSize: V1_PAGE_SIZE }),
     },
   );
+  targets.push({
+    name: 'gw-v1-page-walk',
+    description: `the same for a caller never seen: a walk of one backend call to entry ${V1_PAGE * V1_PAGE_SIZE}, then the page`,
+    url: `${urls.gateway}/rpc/getEntries`,
+    headers: { ...JSON_HEADERS, 'x-dl-api-version': '1' },
+    body: JSON.stringify({ page: V1_PAGE, pageSize: V1_PAGE_SIZE }),
+    freshCaller: true,
+  });
   if (urls.gatewayRedis) {
     targets.push({
       name: 'gw-v1-page-redis',
@@ -301,6 +309,7 @@ async function smokeCheck(targets: Target[], reportId: string, pageEntries: stri
         break;
       case 'bare-page':
       case 'gw-v1-page':
+      case 'gw-v1-page-walk':
       case 'gw-v1-page-redis':
         if (JSON.stringify(json?.entries?.map((e: { entryId: string }) => e.entryId)) !== pageEntries) fail(`expected the entries of page ${V1_PAGE}`);
         if (t.name !== 'bare-page' && !deprecated) fail('expected Deprecation and Sunset headers at v1');
