@@ -8,11 +8,11 @@ import type { Contract } from '../core/contract/types.js';
 import { DEMO_SEED } from './demo-seed.js';
 import { methodsFor } from './methods/index.js';
 import { createBackendServer, type RecordedRequest } from './server.js';
-import { Store, type Seed } from './store.js';
+import { Store, type Seed } from './stores/index.js';
 
 export type { RecordedRequest } from './server.js';
-export type { Collection, Entry, EntryScope, Report, Seed, SeedCollection, SeedEntry, SeedReport, SeedWorkbook, Workbook } from './store.js';
-export { ENTRY_SCOPES } from './store.js';
+export type { Collection, Entry, EntryScope, Report, Seed, SeedCollection, SeedEntry, SeedReport, SeedWorkbook, Workbook } from './stores/index.js';
+export { ENTRY_SCOPES } from './stores/index.js';
 export { DEMO_COLLECTIONS, DEMO_ENTRIES, DEMO_REPORTS, DEMO_SEED, DEMO_WORKBOOKS } from './demo-seed.js';
 
 export interface ReferenceBackendOptions {

@@ -2,9 +2,9 @@
 
 import { isUtf8 } from 'node:buffer';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { BackendError, problemBody } from './errors.js';
+import { BackendError, problemBody } from './shared/errors.js';
 import { invoke, type MethodHandler } from './methods/index.js';
-import type { Store } from './store.js';
+import type { Store } from './stores/index.js';
 
 export interface RecordedRequest {
   readonly method: string;

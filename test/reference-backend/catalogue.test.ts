@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HEAD_METHODS } from '../../src/reference-backend/contract-schemas.js';
+import { HEAD_METHODS } from '../../src/reference-backend/methods/contract-schemas.js';
 import { METHODS, methodsFor } from '../../src/reference-backend/methods/index.js';
 import { z } from 'zod';
 import { rpc, start, type Started } from './helpers.js';

@@ -5,8 +5,8 @@
 // Editor methods: the DataLens API reference (createEditorChart: `mode`, `entry` with type, data, key or workbookId+name).
 
 import { z } from 'zod';
-import { BackendError } from '../errors.js';
-import type { Entry } from '../store.js';
+import { BackendError } from '../shared/errors.js';
+import type { Entry } from '../stores/index.js';
 import { ENTRY_PERMISSIONS, actorOf, fromContract, type Args, type CallContext, type MethodHandler } from './context.js';
 import { deleteEntry, modeOf, revisionOf, saveEntry } from './entry-writes.js';
 import { HTML_PAGE_TYPE } from './html-pages.js';

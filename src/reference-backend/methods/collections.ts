@@ -2,7 +2,7 @@
 // Answer shapes: datalens-tech/datalens-ui src/shared/schema/us/actions/collections/*.ts (collectionSchema,
 // `operation` on create; getStructureItems for getCollectionContent, items tagged with `entity`).
 
-import { assertWritableBy, restamp, type Collection, type Store } from '../store.js';
+import { assertWritableBy, restamp, type Collection, type Store } from '../stores/index.js';
 import { actorOf, fromContract, type CallContext, type MethodHandler } from './context.js';
 import { matches, pageNumber, pageOf, pageSizeOf, sortBy } from './lists.js';
 import { operationOf } from './operation.js';

@@ -2,8 +2,8 @@
 // Shapes: datalens-tech/datalens-ui src/shared/schema/bi/schemas/connections.ts and src/shared/schema/bi/types/
 // connections.ts (create answers {id}, update answers {}).
 
-import { BackendError } from '../errors.js';
-import type { Entry } from '../store.js';
+import { BackendError } from '../shared/errors.js';
+import type { Entry } from '../stores/index.js';
 import { actorOf, fromContract, type CallContext, type MethodHandler } from './context.js';
 import { deleteEntry, saveEntry } from './entry-writes.js';
 import { placementOf } from './placement.js';

@@ -2,7 +2,7 @@
 // backend's own) paired with a synchronous handler.
 
 import { z } from 'zod';
-import type { Store } from '../store.js';
+import type { Store } from '../stores/index.js';
 
 export interface CallContext {
   readonly store: Store;

@@ -2,8 +2,8 @@
 // Shapes: datalens-tech/datalens-ui src/shared/schema/mix/schemas/dash/{get,create,update}-dashboard-v1.ts,
 // delete-dashboard.ts and dash-v1.ts.
 
-import { BackendError } from '../errors.js';
-import type { Entry } from '../store.js';
+import { BackendError } from '../shared/errors.js';
+import type { Entry } from '../stores/index.js';
 import { emptyDashData, DASH_SCHEME_VERSION } from '../stores/entry-data.js';
 import { actorOf, fromContract, type Args, type MethodHandler } from './context.js';
 import { deleteEntry, modeOf, revisionOf, saveEntry } from './entry-writes.js';

@@ -2,8 +2,8 @@
 // Shapes: datalens-tech/datalens-ui src/shared/schema/bi/schemas/datasets.ts and src/shared/types/dataset.ts
 // (Dataset: {id, key, realName, dataset, options, workbook_id, …}); update answers {dataset, options}.
 
-import { BackendError } from '../errors.js';
-import type { Entry } from '../store.js';
+import { BackendError } from '../shared/errors.js';
+import type { Entry } from '../stores/index.js';
 import { actorOf, fromContract, type Args, type CallContext, type MethodHandler } from './context.js';
 import { deleteEntry, saveEntry } from './entry-writes.js';
 import { linksIn, placementOf } from './placement.js';

@@ -4,9 +4,9 @@
 // src/shared/schema/us/actions/entries/get-entries-relations.ts.
 
 import { z } from 'zod';
-import { BackendError } from '../errors.js';
-import { decodePageToken, encodePageToken, filtersHash } from '../page-token.js';
-import { ENTRY_SCOPES, type Entry } from '../store.js';
+import { BackendError } from '../shared/errors.js';
+import { decodePageToken, encodePageToken, filtersHash } from '../shared/page-token.js';
+import { ENTRY_SCOPES, type Entry } from '../stores/index.js';
 import { nameOf } from '../stores/entries.js';
 import { actorOf, define, fromContract, type MethodHandler } from './context.js';
 import { entryRow, entryView, relationRow } from './views.js';

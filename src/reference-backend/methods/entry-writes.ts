@@ -1,8 +1,8 @@
 // The guarded writes the object families share: save a new revision of an entry, or delete it, only when the
 // caller's version may modify it (checked in the same synchronous step as the write).
 
-import { BackendError } from '../errors.js';
-import { assertWritableBy, type Entry } from '../store.js';
+import { BackendError } from '../shared/errors.js';
+import { assertWritableBy, type Entry } from '../stores/index.js';
 import type { EntryPatch } from '../stores/entries.js';
 import { actorOf, type CallContext } from './context.js';
 import { linksIn } from './placement.js';

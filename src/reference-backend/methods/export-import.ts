@@ -4,8 +4,8 @@
 // saved under; an import keeps those versions (a version-1 client importing newer objects cannot then rewrite them).
 
 import { createHash } from 'node:crypto';
-import { BackendError } from '../errors.js';
-import { ENTRY_SCOPES, type EntryScope } from '../store.js';
+import { BackendError } from '../shared/errors.js';
+import { ENTRY_SCOPES, type EntryScope } from '../stores/index.js';
 import { nameOf } from '../stores/entries.js';
 import type { Operation } from '../stores/operations.js';
 import { actorOf, fromContract, type MethodHandler } from './context.js';

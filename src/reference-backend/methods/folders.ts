@@ -5,8 +5,8 @@
 // This backend enforces no access control: permissions are recorded and answered, never checked.
 
 import { z } from 'zod';
-import { BackendError } from '../errors.js';
-import { assertWritableBy, restamp } from '../store.js';
+import { BackendError } from '../shared/errors.js';
+import { assertWritableBy, restamp } from '../stores/index.js';
 import { nameOf } from '../stores/entries.js';
 import { ENTRY_PERMISSIONS, actorOf, fromContract, type MethodHandler } from './context.js';
 import { entryView } from './views.js';

@@ -4,8 +4,8 @@
 // `{mode?, entry: {entryId, data?, meta?, annotation?}, lockToken?}` to update, `{htmlPageId}` to read or delete.
 
 import { z } from 'zod';
-import { BackendError } from '../errors.js';
-import type { Entry } from '../store.js';
+import { BackendError } from '../shared/errors.js';
+import type { Entry } from '../stores/index.js';
 import { actorOf, fromContract, type Args, type CallContext, type MethodHandler } from './context.js';
 import { deleteEntry, modeOf, revisionOf, saveEntry } from './entry-writes.js';
 import { placementOf } from './placement.js';

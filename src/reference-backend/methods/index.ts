@@ -2,8 +2,8 @@
 
 import type { z } from 'zod';
 import type { VersionSpec } from '../../core/contract/types.js';
-import { HEAD } from '../contract-schemas.js';
-import { BackendError } from '../errors.js';
+import { HEAD } from './contract-schemas.js';
+import { BackendError } from '../shared/errors.js';
 import { chartFamilies } from './charts.js';
 import { collectionMethods } from './collections.js';
 import { connectionMethods } from './connections.js';

@@ -1,6 +1,6 @@
 // Sorting, filtering and paging shared by the listing methods (workbooks, collection content, workbook entries).
 
-import { BackendError } from '../errors.js';
+import { BackendError } from '../shared/errors.js';
 
 export interface ListOptions {
   readonly filterString?: string | undefined;

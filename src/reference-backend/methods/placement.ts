@@ -1,8 +1,8 @@
 // Where a new entry goes: a folder `key`, or a workbook and a `name` (never both), as DataLens requires
 // (datalens-tech/datalens-ui src/shared/zod-schemas/entry.ts, keyOrWorkbookIdNameSchema); and the links it holds.
 
-import { BackendError } from '../errors.js';
-import type { Store } from '../store.js';
+import { BackendError } from '../shared/errors.js';
+import type { Store } from '../stores/index.js';
 
 export interface Placement {
   readonly key: string;

@@ -5,8 +5,8 @@
 
 import { z } from 'zod';
 import type { VersionSpec } from '../../core/contract/types.js';
-import { BackendError } from '../errors.js';
-import { assertWritableBy } from '../store.js';
+import { BackendError } from '../shared/errors.js';
+import { assertWritableBy } from '../stores/index.js';
 import { define, type MethodHandler } from './context.js';
 
 const id = z.string().min(1);

@@ -5,7 +5,7 @@
 // src/shared/schema/us/schemas/workbooks/get-workbook-entries.ts, src/shared/schema/mix/schemas/dash/dash-v1.ts,
 // src/shared/types/dataset.ts (Dataset), src/shared/types/connections.ts (ConnectionData).
 
-import type { Collection, Entry, Workbook } from '../store.js';
+import type { Collection, Entry, Workbook } from '../stores/index.js';
 import { nameOf } from '../stores/entries.js';
 import { COLLECTION_PERMISSIONS, ENTRY_PERMISSIONS, WORKBOOK_PERMISSIONS } from './context.js';
 

@@ -3,7 +3,7 @@
 // `operation` on create) and src/shared/schema/us/schemas/workbooks/get-workbook-entries.ts.
 
 import { z } from 'zod';
-import { assertWritableBy, restamp, type Store, type Workbook } from '../store.js';
+import { assertWritableBy, restamp, type Store, type Workbook } from '../stores/index.js';
 import { actorOf, define, fromContract, type CallContext, type MethodHandler } from './context.js';
 import { matches, pageNumber, pageOf, pageSizeOf, sortBy } from './lists.js';
 import { operationOf } from './operation.js';

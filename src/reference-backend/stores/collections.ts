@@ -1,8 +1,8 @@
 // Collections: a tree of folders (parentId null = the root) that hold workbooks and other collections.
 // Answer shape: datalens-tech/datalens-ui src/shared/schema/us/schemas/collections/index.ts (collectionSchema).
 
-import { BackendError } from '../errors.js';
-import { freshId } from '../ids.js';
+import { BackendError } from '../shared/errors.js';
+import { freshId } from '../shared/ids.js';
 import { TENANT_ID, stampNew, type Stamped } from './guard.js';
 
 export interface Collection extends Stamped {

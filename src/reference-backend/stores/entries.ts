@@ -2,8 +2,8 @@
 // their revisions (saved and published). Answer shape: datalens-tech/datalens-ui src/shared/schema/us/types/fields.ts
 // (EntryFields) and src/shared/schema/us/schemas/entries/get-entries.ts (getEntriesEntry).
 
-import { BackendError } from '../errors.js';
-import { freshId, newId } from '../ids.js';
+import { BackendError } from '../shared/errors.js';
+import { freshId, newId } from '../shared/ids.js';
 import { defaultData } from './entry-data.js';
 import { TENANT_ID, now, stampNew, type Stamped } from './guard.js';
 

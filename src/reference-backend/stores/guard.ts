@@ -1,6 +1,6 @@
 // The write guard every family shares: a version-N client may not modify or delete an object saved under a newer version.
 
-import { BackendError } from '../errors.js';
+import { BackendError } from '../shared/errors.js';
 
 /** The fields every versioned object carries: the schema version it was last saved under, and who saved it when. */
 export interface Stamped {

@@ -1,7 +1,7 @@
 // Edit locks on entries: one holder at a time, identified by a lock token, until it expires or is released.
 
 import { randomUUID } from 'node:crypto';
-import { BackendError } from '../errors.js';
+import { BackendError } from '../shared/errors.js';
 
 export interface Lock {
   readonly entryId: string;

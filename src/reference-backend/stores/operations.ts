@@ -3,8 +3,8 @@
 // Answer shapes: datalens-tech/datalens-ui src/shared/schema/meta-manager/schemas/{export,import}/*.ts;
 // statuses from src/shared/constants/meta-manager/index.ts (PROCESS_STATUS).
 
-import { BackendError } from '../errors.js';
-import { freshId } from '../ids.js';
+import { BackendError } from '../shared/errors.js';
+import { freshId } from '../shared/ids.js';
 
 export type ProcessStatus = 'pending' | 'success' | 'error';
 

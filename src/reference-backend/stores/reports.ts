@@ -1,7 +1,7 @@
 // Reports: the seed's own object (not a DataLens one), addressed by workbook; a v1 key is kept as legacyKey.
 
-import { BackendError } from '../errors.js';
-import { freshId } from '../ids.js';
+import { BackendError } from '../shared/errors.js';
+import { freshId } from '../shared/ids.js';
 import { assertWritableBy, now } from './guard.js';
 
 /** The fields of a report the backend's methods give meaning to; the others are its content (see ReportContent). */

@@ -1,8 +1,8 @@
 // Workbooks: the containers of dashboards, charts, datasets and connections; each sits in a collection or at the root.
 // Answer shape: datalens-tech/datalens-ui src/shared/schema/us/schemas/workbooks/index.ts (workbookSchema).
 
-import { BackendError } from '../errors.js';
-import { freshId } from '../ids.js';
+import { BackendError } from '../shared/errors.js';
+import { freshId } from '../shared/ids.js';
 import { TENANT_ID, stampNew, type Stamped } from './guard.js';
 
 export interface Workbook extends Stamped {

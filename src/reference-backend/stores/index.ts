@@ -1,18 +1,18 @@
 // The in-memory state, one small store per family, and the seed that fills it.
 // Every handler runs synchronously: a guard check and the write it protects never interleave with another request.
 
-import { CollectionStore, type SeedCollection } from './stores/collections.js';
-import { EntryStore, type SeedEntry } from './stores/entries.js';
-import { LockStore } from './stores/locks.js';
-import { OperationStore } from './stores/operations.js';
-import { ReportStore, type SeedReport } from './stores/reports.js';
-import { WorkbookStore, type SeedWorkbook } from './stores/workbooks.js';
+import { CollectionStore, type SeedCollection } from './collections.js';
+import { EntryStore, type SeedEntry } from './entries.js';
+import { LockStore } from './locks.js';
+import { OperationStore } from './operations.js';
+import { ReportStore, type SeedReport } from './reports.js';
+import { WorkbookStore, type SeedWorkbook } from './workbooks.js';
 
-export { assertWritableBy, restamp } from './stores/guard.js';
-export type { Collection, SeedCollection } from './stores/collections.js';
-export { ENTRY_SCOPES, type Entry, type EntryScope, type SeedEntry } from './stores/entries.js';
-export type { Report, ReportPatch, SeedReport } from './stores/reports.js';
-export type { SeedWorkbook, Workbook } from './stores/workbooks.js';
+export { assertWritableBy, restamp } from './guard.js';
+export type { Collection, SeedCollection } from './collections.js';
+export { ENTRY_SCOPES, type Entry, type EntryScope, type SeedEntry } from './entries.js';
+export type { Report, ReportPatch, SeedReport } from './reports.js';
+export type { SeedWorkbook, Workbook } from './workbooks.js';
 
 export interface Seed {
   collections?: readonly SeedCollection[];

@@ -1,8 +1,8 @@
 // The shipped contract's head version, read once: its method names and request schemas are what this backend
 // serves and validates with (one source of truth for the argument shapes).
 
-import { shippedContract } from '../contract/index.js';
-import type { MethodSpec, VersionSpec } from '../core/contract/types.js';
+import { shippedContract } from '../../contract/index.js';
+import type { MethodSpec, VersionSpec } from '../../core/contract/types.js';
 
 const versions = shippedContract.versions;
 
