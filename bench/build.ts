@@ -12,8 +12,15 @@ import { dirname, join, relative } from 'node:path';
 import ts from 'typescript';
 import { PROJECT_ROOT } from './control.js';
 
-/** The benchmark files that run in child processes (and what they import from bench/). */
-const BENCH_ENTRIES = ['bench/control.ts', 'bench/backend-process.ts', 'bench/bare-proxy.ts', 'bench/hpm-proxy.ts', 'bench/gateway-process.ts'];
+/** The benchmark files that run in child processes (and what they import from bench/ and test/helpers/). */
+const BENCH_ENTRIES = [
+  'bench/control.ts',
+  'bench/backend-process.ts',
+  'bench/bare-proxy.ts',
+  'bench/hpm-proxy.ts',
+  'bench/gateway-process.ts',
+  'test/helpers/calendar.ts',
+];
 
 function tsFilesUnder(dir: string): string[] {
   const out: string[] = [];

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { loadContract } from '../../src/core/contract/load.js';
 import { familyOf, OTHER_FAMILY } from '../../src/core/derive/method-family.js';
 import { openApiFor } from '../../src/core/derive/openapi.js';
+import { ERROR_CATALOGUE } from '../../src/core/errors.js';
 
 describe('familyOf', () => {
   it.each([
@@ -73,5 +74,62 @@ describe('the error answers and security of the OpenAPI document', () => {
     expect(d.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
     expect(d.components.securitySchemes.orgId).toMatchObject({ type: 'apiKey', in: 'header', name: 'x-dl-org-id' });
     expect(d.servers.map((s) => s.url)).toEqual(['/']);
+  });
+
+  it('says what each error answer means, and which bodies it carries: the problem, or the backend\'s own error too', () => {
+    const { components } = doc() as unknown as {
+      components: { responses: Record<string, { description: string; content: unknown }>; schemas: Record<string, unknown> };
+    };
+    const meaning: Record<string, RegExp> = {
+      BadRequest: /^The version header, the JSON or the body is wrong\./,
+      Unauthorized: /^The backend did not accept the credentials/,
+      Forbidden: /^The backend refused access/,
+      NotFound: /^The method does not exist at this version/,
+      Conflict: /^The object was saved under a newer schema version/,
+      Gone: /^This API version is past its sunset, or in a brownout\./,
+      PayloadTooLarge: /^The body is over the gateway's limit\./,
+      UnsupportedMediaType: /^The body is not `application\/json`\./,
+      TranslationFailed: /^A valid request of this version that cannot be expressed in the latest one\./,
+      UpstreamUnavailable: /^The backend could not be reached or answered with a broken response\./,
+      UpstreamTimeout: /^The backend did not answer in time\./,
+    };
+    expect(Object.keys(components.responses)).toEqual(Object.keys(meaning));
+    const problem = { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } };
+    const problemOrBackend = {
+      'application/problem+json': { schema: { anyOf: [{ $ref: '#/components/schemas/Problem' }, { $ref: '#/components/schemas/BackendError' }] } },
+      'application/json': { schema: { $ref: '#/components/schemas/BackendError' } },
+    };
+    for (const [name, pattern] of Object.entries(meaning)) {
+      expect(components.responses[name]?.description, name).toMatch(pattern);
+      const backendSpeaks = ['Unauthorized', 'Forbidden', 'NotFound', 'Conflict'].includes(name);
+      expect(components.responses[name]?.content, name).toEqual(backendSpeaks ? problemOrBackend : problem);
+    }
+    expect(components.schemas.Problem).toEqual({
+      type: 'object',
+      description: expect.stringMatching(/RFC 9457 problem details.*`code` is stable, match on it\./),
+      required: ['type', 'title', 'status', 'detail', 'code', 'message', 'details'],
+      properties: {
+        type: { type: 'string' },
+        title: { type: 'string' },
+        status: { type: 'integer' },
+        detail: { type: 'string' },
+        code: { type: 'string', enum: Object.keys(ERROR_CATALOGUE) },
+        message: { type: 'string', description: 'Equals `detail`.' },
+        requestId: { type: ['string', 'null'], description: expect.stringMatching(/x-request-id/) },
+        details: { type: 'object' },
+      },
+    });
+    expect(components.schemas.BackendError).toEqual({
+      type: 'object',
+      description: expect.stringMatching(/backend's own error body/),
+      properties: { code: { type: 'string' }, message: { type: 'string' }, details: {} },
+    });
+  });
+
+  it('explains its credentials and its server to a reader', () => {
+    const d = doc() as unknown as { servers: unknown[]; components: { securitySchemes: Record<string, { description: string }> } };
+    expect(d.components.securitySchemes.bearerAuth?.description).toMatch(/Authorization: Bearer <token>/);
+    expect(d.components.securitySchemes.orgId?.description).toMatch(/organisation/);
+    expect(d.servers).toEqual([{ url: '/', description: 'The gateway that serves this document' }]);
   });
 });
