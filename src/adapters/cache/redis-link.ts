@@ -1,7 +1,8 @@
 // One connection to Redis for a gateway generation: every command bounded by a short timeout, any trouble
 // (down, slow, refusing, answering garbage) turned into "no answer", counted, and logged at most once a minute.
 
-import { createClient, ErrorReply } from '@redis/client';
+// The client library is loaded only when a Redis is configured (it costs the process about 7 MB of heap).
+import type * as RedisModule from '@redis/client';
 import type { Logger } from 'pino';
 import type { CacheMetrics } from '../../admin/metrics.js';
 
@@ -73,9 +74,10 @@ export function createRedisLink(options: RedisLinkOptions): RedisLink {
     return undefined;
   };
 
-  type Client = ReturnType<typeof createClient>;
+  type Client = ReturnType<typeof RedisModule.createClient>;
+  let redis: typeof RedisModule | undefined;
   const connect = (): Client => {
-    const c: Client = createClient({
+    const c: Client = redis!.createClient({
       url: options.url,
       name: options.name ?? 'dl-version-gateway',
       // Offline: refuse at once rather than queue, so a request never waits for a reconnection.
@@ -104,12 +106,18 @@ export function createRedisLink(options: RedisLinkOptions): RedisLink {
     return c;
   };
   metrics.setCacheConnected(false);
-  let client: Client;
-  client = connect();
+  let client: Client | undefined;
+  import('@redis/client').then(
+    (module) => {
+      redis = module;
+      if (!closed) client = connect();
+    },
+    (err: unknown) => warn('cannot load the Redis client', err),
+  );
 
   /** Replaces a connection that stopped answering; the old one is dropped with whatever it still waits for. */
   const replaceIfStuck = () => {
-    if (Date.now() - lastAnswerAt < (options.stuckMs ?? STUCK_MS)) return;
+    if (!client || Date.now() - lastAnswerAt < (options.stuckMs ?? STUCK_MS)) return;
     const old = client;
     lastAnswerAt = Date.now();
     metrics.setCacheConnected(false);
@@ -120,7 +128,7 @@ export function createRedisLink(options: RedisLinkOptions): RedisLink {
 
   return {
     async command(op, args) {
-      if (closed || !client.isReady) return fail(op, 'unavailable', 'Redis is not connected');
+      if (closed || !client?.isReady) return fail(op, 'unavailable', 'Redis is not connected');
       if (Date.now() < coolUntil) return fail(op, 'skipped', 'Redis timed out recently');
       let timer: NodeJS.Timeout | undefined;
       const timedOut = Symbol('timeout');
@@ -142,7 +150,7 @@ export function createRedisLink(options: RedisLinkOptions): RedisLink {
         }
         return reply;
       } catch (err) {
-        if (err instanceof ErrorReply) {
+        if (redis && err instanceof redis.ErrorReply) {
           lastAnswerAt = Date.now();
           return fail(op, 'refused', 'Redis refused a command', err);
         }
@@ -158,7 +166,7 @@ export function createRedisLink(options: RedisLinkOptions): RedisLink {
       if (closed) return;
       closed = true;
       try {
-        client.destroy();
+        client?.destroy();
       } catch {
         /* already gone */
       }
