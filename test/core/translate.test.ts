@@ -234,6 +234,16 @@ describe('guardObjects', () => {
     },
   );
 
+  it('reads the stamp from versionField where `version` means something else, and never from `version` there', async () => {
+    const p = plan({ guarded: [{ type: 'dashboard', path: 'entry', idField: 'entryId', versionField: 'apiVersion' }] });
+    expect(() => guardObjects(p, { entry: { entryId: 'd', version: 9, apiVersion: 2 } })).not.toThrow();
+    const newer = await refusal(() => guardObjects(p, { entry: { entryId: 'd', version: 1, apiVersion: 3 } }));
+    expect(newer.details).toEqual({ objectType: 'dashboard', objectId: 'd', objectVersion: 3, requestedVersion: 2, minVersion: 3 });
+    const unstamped = await refusal(() => guardObjects(p, { entry: { entryId: 'd', version: 1 } }));
+    expect(unstamped.code).toBe('UPSTREAM_UNAVAILABLE');
+    expect(unstamped.details).toEqual({ reason: 'dashboard without an integer apiVersion' });
+  });
+
   it('guards before translating a response down', async () => {
     let migrated = false;
     const p = plan({ guarded: [{ type: 'widget', path: '' }], down: [(b) => ((migrated = true), b)] });

@@ -9,7 +9,8 @@ beforeAll(async () => {
 afterAll(() => s.backend.close());
 
 // Each kind: how it is created, updated and read (Wizard and QL take flat arguments; Editor nests them in `entry`
-// and answers `{entry}`). Bodies follow the real argument schemas (Editor: the DataLens API reference).
+// and answers `{entry}`). Bodies follow the real argument schemas (Editor: the DataLens API reference). `stamp`:
+// where the answer carries the API version the chart was saved under (Editor's `version` is its format version, 1).
 const editorData = (marker: string) => ({ meta: marker, params: '{}', sources: '{}', controls: '{}', prepare: '', config: '{}' });
 const unwrap = (body: any) => body.entry ?? body;
 const KINDS = [
@@ -17,6 +18,7 @@ const KINDS = [
     kind: 'Wizard',
     type: 'graph_wizard_node',
     demo: 'ent_demo_02',
+    stamp: 'version',
     data: (marker: string) => ({ marker }),
     create: (f: Record<string, unknown>) => ({ template: 'datalens', ...f }),
     update: (f: Record<string, unknown>) => ({ template: 'datalens', mode: 'publish', ...f }),
@@ -25,6 +27,7 @@ const KINDS = [
     kind: 'QL',
     type: 'graph_ql_node',
     demo: 'ent_demo_07',
+    stamp: 'version',
     data: (marker: string) => ({ marker }),
     create: (f: Record<string, unknown>) => ({ template: 'ql', ...f }),
     update: (f: Record<string, unknown>) => ({ template: 'ql', mode: 'publish', ...f }),
@@ -33,18 +36,20 @@ const KINDS = [
     kind: 'Editor',
     type: 'graph_node',
     demo: 'ent_demo_12',
+    stamp: 'apiVersion',
     data: editorData,
     create: (f: Record<string, unknown>) => ({ mode: 'publish', entry: { annotation: { description: '' }, ...f } }),
     update: (f: Record<string, unknown>) => ({ mode: 'publish', entry: { annotation: { description: '' }, type: 'graph_node', revId: 'ignored', ...f } }),
   },
 ] as const;
 
-describe.each(KINDS)('$kind charts', ({ kind, type, demo, data, create, update }) => {
+describe.each(KINDS)('$kind charts', ({ kind, type, demo, stamp, data, create, update }) => {
   it('serves the demo chart as a US entry', async () => {
     const r = await rpc(s.url, `get${kind}Chart`, { chartId: demo, includePermissions: true });
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ isFavorite: false, permissions: { read: true } });
-    expect(unwrap(r.body)).toMatchObject({ entryId: demo, scope: 'widget', type, version: 2 });
+    expect(unwrap(r.body)).toMatchObject({ entryId: demo, scope: 'widget', type, [stamp]: 2 });
+    if (stamp !== 'version') expect(unwrap(r.body).version).toBe(1);
     expect(Object.keys(unwrap(r.body))).toEqual(expect.arrayContaining(['revId', 'savedId', 'publishedId', 'data', 'meta', 'links', 'tenantId']));
   });
 
@@ -52,9 +57,9 @@ describe.each(KINDS)('$kind charts', ({ kind, type, demo, data, create, update }
     const created = await rpc(s.url, `create${kind}Chart`, create({ workbookId: 'wb_demo_sandbox', name: `${kind} new`, type, data: data('one') }), { clientVersion: 1 });
     expect(created.status, JSON.stringify(created.body)).toBe(200);
     const chart = unwrap(created.body);
-    expect(chart).toMatchObject({ type, workbookId: 'wb_demo_sandbox', data: data('one'), version: 1, createdBy: 'api' });
+    expect(chart).toMatchObject({ type, workbookId: 'wb_demo_sandbox', data: data('one'), [stamp]: 1, createdBy: 'api' });
     const updated = await rpc(s.url, `update${kind}Chart`, update({ entryId: chart.entryId, data: data('two') }), { clientVersion: 1 });
-    expect(unwrap(updated.body)).toMatchObject({ data: data('two'), version: 1 });
+    expect(unwrap(updated.body)).toMatchObject({ data: data('two'), [stamp]: 1 });
     expect(unwrap(updated.body).revId).not.toBe(chart.revId);
     expect((await rpc(s.url, `delete${kind}Chart`, { chartId: chart.entryId }, { clientVersion: 1 })).body).toEqual({});
     expect((await rpc(s.url, `get${kind}Chart`, { chartId: chart.entryId })).status).toBe(404);

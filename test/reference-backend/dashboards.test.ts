@@ -23,7 +23,7 @@ describe('dashboards', () => {
   it('serves the demo dashboard in the v1 dashboard format, with its link to the demo chart', async () => {
     const r = await rpc(s.url, 'getDashboard', { dashboardId: 'ent_demo_01', includePermissions: true, includeFavorite: true });
     expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ isFavorite: false, permissions: { read: true }, entry: { entryId: 'ent_demo_01', scope: 'dash', version: 2 } });
+    expect(r.body).toMatchObject({ isFavorite: false, permissions: { read: true }, entry: { entryId: 'ent_demo_01', scope: 'dash', version: 1, apiVersion: 2 } });
     expect(r.body.entry.data).toMatchObject({ schemeVersion: 8, tabs: [expect.objectContaining({ title: 'Overview' })] });
     expect(r.body.entry.links).toEqual({ ent_demo_02: 'ent_demo_02' });
     expect(Object.keys(r.body.entry)).toEqual(expect.arrayContaining(['revId', 'savedId', 'publishedId', 'tenantId', 'hidden', 'public', 'meta', 'key']));
@@ -31,7 +31,7 @@ describe('dashboards', () => {
 
   it('creates a dashboard in a workbook (key = workbook/name) and refuses a key together with a workbook', async () => {
     const entry = await createDash({ workbookId: 'wb_demo_sandbox', name: 'Fresh' }, 1);
-    expect(entry).toMatchObject({ key: 'wb_demo_sandbox/Fresh', workbookId: 'wb_demo_sandbox', version: 1, data: { schemeVersion: 8, counter: 1 } });
+    expect(entry).toMatchObject({ key: 'wb_demo_sandbox/Fresh', workbookId: 'wb_demo_sandbox', version: 1, apiVersion: 1, data: { schemeVersion: 8, counter: 1 } });
     const both = await rpc(s.url, 'createDashboard', { entry: { key: 'x', workbookId: 'wb_demo_sandbox', name: 'y', data: newData(), meta: {} } });
     expect(both.status).toBe(400);
   });
@@ -64,7 +64,7 @@ describe('dashboards', () => {
   it('lets the web UI take over a version-1 dashboard, after which version 1 may not write it', async () => {
     const created = await createDash({ key: 'folder/handover' }, 1);
     const byWebUi = await rpc(s.url, 'updateDashboard', { mode: 'publish', entry: { entryId: created.entryId, data: savedData(), meta: {} } });
-    expect(byWebUi.body.entry).toMatchObject({ version: 2, updatedBy: 'web-ui' });
+    expect(byWebUi.body.entry).toMatchObject({ version: 1, apiVersion: 2, updatedBy: 'web-ui' });
     expect((await rpc(s.url, 'deleteDashboard', { dashboardId: created.entryId }, { clientVersion: 1 })).status).toBe(409);
     expect((await rpc(s.url, 'deleteDashboard', { dashboardId: created.entryId })).body).toEqual({});
     expect((await rpc(s.url, 'getDashboard', { dashboardId: created.entryId })).status).toBe(404);

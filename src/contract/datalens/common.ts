@@ -88,6 +88,12 @@ export const workbook = answer({
   operation: operation.optional(),
 });
 
+/**
+ * The gateway's stamp on an object whose real `version` is its format version (dashboards, Editor charts): the API
+ * version it was saved under (docs/reference/object-versions.md).
+ */
+export const apiVersionStamp = z.number().int().positive().describe('The API version the object was last saved under.');
+
 /** A United Storage entry as chart and dashboard answers carry it (src/shared/schema/mix/schemas/dash/dash-v1.ts). */
 export const storedEntry = answer({
   entryId: z.string(),

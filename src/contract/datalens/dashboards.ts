@@ -8,7 +8,7 @@
 
 import { z } from 'zod';
 import type { MethodSpec } from '../../core/contract/types.js';
-import { annotation, answer, branch, empty, flag, id, method, open, permissions, record, storedEntry, strict, text, updateMode } from './common.js';
+import { annotation, answer, apiVersionStamp, branch, empty, flag, id, method, open, permissions, record, storedEntry, strict, text, updateMode } from './common.js';
 
 const DASH_SCHEME_VERSION = 8;
 
@@ -50,7 +50,9 @@ const dashMeta = z.record(z.string(), z.union([z.string(), z.boolean()])).nullab
 const dashboard = storedEntry.extend({
   scope: z.literal('dash'),
   type: z.literal(''),
+  // dash-v1.ts: `version: z.literal(DASH_VERSION_1)`, the format version; the API version stamp is apiVersion.
   version: z.literal(1),
+  apiVersion: apiVersionStamp,
   data: open({ ...dashData, schemeVersion: z.number() }),
   meta: dashMeta,
 });

@@ -5,7 +5,7 @@
 
 import { z } from 'zod';
 import type { MethodSpec } from '../../core/contract/types.js';
-import { annotation, answer, empty, flag, id, method, nullableId, open, permissions, storedEntry, text, updateMode } from './common.js';
+import { annotation, answer, apiVersionStamp, empty, flag, id, method, nullableId, open, permissions, storedEntry, text, updateMode } from './common.js';
 
 /** The Editor node types the reference lists (create documents the first five, update all of them). */
 const editorType = z.enum([
@@ -26,7 +26,8 @@ const editorType = z.enum([
 const tabs = z.record(z.string(), z.string());
 const links = z.record(z.string(), z.string());
 
-const editorChart = storedEntry.extend({ scope: z.literal('widget'), version: z.literal(1).optional(), data: tabs });
+// The public reference (getEditorChart.md) gives `version` as the Editor format version, 1; the API version stamp is apiVersion.
+const editorChart = storedEntry.extend({ scope: z.literal('widget'), version: z.literal(1).optional(), apiVersion: apiVersionStamp, data: tabs });
 
 export const editorChartMethods: Record<string, MethodSpec> = {
   getEditorChart: method(

@@ -1,4 +1,4 @@
-// Where each DataLens method's answer holds versioned objects (each carries the `version` it was saved under), so the
+// Where each DataLens method's answer holds versioned objects (each carries the API version it was saved under), so the
 // gateway refuses an older client's read of a newer object (409) and migrates older objects down.
 // Listing rows (`listing`) are served whatever version their object was saved under; only rows carrying the
 // object's content are refused. Why: docs/reference/object-versions.md.
@@ -6,14 +6,22 @@
 
 import type { MethodSpec, ObjectLocation } from '../../core/contract/types.js';
 
-const one = (type: string, idField: string, path = ''): readonly ObjectLocation[] => [{ type, path, idField }];
+const one = (type: string, idField: string, path = '', versionField?: string): readonly ObjectLocation[] => [
+  { type, path, idField, ...(versionField !== undefined && { versionField }) },
+];
 const rows = (type: string, idField: string, path: string, content?: string): readonly ObjectLocation[] => [
   { type, path, idField, listing: content === undefined ? {} : { content } },
 ];
 
 const collection = one('collection', 'collectionId');
 const workbook = one('workbook', 'workbookId');
-const dashboard = one('dashboard', 'entryId', 'entry');
+/**
+ * Where an object's real answer already has a `version` meaning something else (dashboards' and Editor charts'
+ * format version, literal 1), the stamp is `apiVersion` (docs/reference/object-versions.md).
+ */
+export const API_VERSION_FIELD = 'apiVersion';
+
+const dashboard = one('dashboard', 'entryId', 'entry', API_VERSION_FIELD);
 const chart = one('chart', 'entryId');
 const dataset = one('dataset', 'id');
 const connection = one('connection', 'id');

@@ -82,12 +82,17 @@ export interface CustomChange extends ChangeBase {
 
 export type Change = FieldAdded | FieldRemoved | FieldRenamed | FieldToArray | MethodAdded | MethodRemoved | CustomChange;
 
-/** Where a method's response holds versioned objects (with `id` and `version`). `*` walks an array. */
+/** Where a method's response holds versioned objects (with an id and a version stamp). `*` walks an array. */
 export interface ObjectLocation {
   readonly type: string;
   readonly path: FieldPath; // "" = the body itself, "entries.*" = each element of entries
   /** The field holding the object's id (default "id"). */
   readonly idField?: string;
+  /**
+   * The field holding the API version the object was saved under (default "version"); another name where the real
+   * answer's `version` means something else (docs/reference/object-versions.md).
+   */
+  readonly versionField?: string;
   /**
    * Set on a listing's rows (getEntries, getWorkbooksList, …): rows are migrated like the object, but a row saved
    * under a newer version is still served (its `version` tells the client) unless it carries `content`, the

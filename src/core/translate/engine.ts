@@ -60,10 +60,11 @@ export function guardObjects(plan: MethodPlan, body: unknown): void {
   for (const loc of plan.guarded) {
     for (const obj of collect(body, loc.path)) {
       if (obj === null) continue; // an optional object that is absent
-      const objectVersion = isJsonObject(obj) ? obj.version : undefined;
+      const versionField = loc.versionField ?? 'version';
+      const objectVersion = isJsonObject(obj) ? obj[versionField] : undefined;
       if (!isJsonObject(obj) || !Number.isSafeInteger(objectVersion)) {
         throw new GatewayError('UPSTREAM_UNAVAILABLE', `the backend answered with a ${loc.type} that does not carry the schema version it was saved under`, {
-          reason: `${loc.type} without an integer version`,
+          reason: `${loc.type} without an integer ${versionField}`,
         });
       }
       // A listing row without the object's content is a reference: served whatever version it was saved under.

@@ -21,11 +21,13 @@ interface ChartKind {
   readonly defaultType: string;
   /** Wizard and QL take the entry's fields at the top level; Editor nests them under `entry`. */
   readonly nested: boolean;
+  /** The real answer's `version` is the format version (1): the stamp goes in `apiVersion` (views.ts stampOf). */
+  readonly formatVersion: boolean;
 }
 
-const WIZARD: ChartKind = { name: 'Wizard', is: (t) => t.endsWith('_wizard_node'), defaultType: 'graph_wizard_node', nested: false };
-const QL: ChartKind = { name: 'QL', is: (t) => t.endsWith('_ql_node'), defaultType: 'graph_ql_node', nested: false };
-const EDITOR: ChartKind = { name: 'Editor', is: (t) => !WIZARD.is(t) && !QL.is(t) && t !== HTML_PAGE_TYPE, defaultType: 'graph_node', nested: true };
+const WIZARD: ChartKind = { name: 'Wizard', is: (t) => t.endsWith('_wizard_node'), defaultType: 'graph_wizard_node', nested: false, formatVersion: false };
+const QL: ChartKind = { name: 'QL', is: (t) => t.endsWith('_ql_node'), defaultType: 'graph_ql_node', nested: false, formatVersion: false };
+const EDITOR: ChartKind = { name: 'Editor', is: (t) => !WIZARD.is(t) && !QL.is(t) && t !== HTML_PAGE_TYPE, defaultType: 'graph_node', nested: true, formatVersion: true };
 
 const invalid = (path: string, message: string) => new BackendError('VALIDATION_ERROR', message, { issues: [{ path, message }] });
 
@@ -51,7 +53,7 @@ function chartMethods(kind: ChartKind): Record<string, MethodHandler> {
   return {
     [`get${n}Chart`]: fromContract(`get${n}Chart`, (args, ctx) => {
       const entry = revisionOf(ctx, requireChart(ctx, kind, args.chartId), args);
-      const view = entryView(entry, { permissions: !kind.nested && args.includePermissions, links: args.includeLinks !== false, locked: ctx.store.locks.get(entry.entryId) !== undefined });
+      const view = entryView(entry, { permissions: !kind.nested && args.includePermissions, links: args.includeLinks !== false, locked: ctx.store.locks.get(entry.entryId) !== undefined, formatVersion: kind.formatVersion });
       return answerOf(kind, view, kind.nested ? { isFavorite: false, ...(args.includePermissions && { permissions: { ...ENTRY_PERMISSIONS } }) } : {});
     }, byChartId),
 
@@ -74,7 +76,7 @@ function chartMethods(kind: ChartKind): Record<string, MethodHandler> {
         actorOf(ctx),
         ctx.clientVersion,
       );
-      return answerOf(kind, entryView(entry));
+      return answerOf(kind, entryView(entry, { formatVersion: kind.formatVersion }));
     }, withEntry),
 
     [`update${n}Chart`]: fromContract(`update${n}Chart`, (args, ctx) => {
@@ -92,7 +94,7 @@ function chartMethods(kind: ChartKind): Record<string, MethodHandler> {
         modeOf(args.mode),
         fields.lockToken ?? args.lockToken,
       );
-      return answerOf(kind, entryView(saved));
+      return answerOf(kind, entryView(saved, { formatVersion: kind.formatVersion }));
     }, withEntry),
 
     [`delete${n}Chart`]: fromContract(`delete${n}Chart`, (args, ctx) => deleteEntry(ctx, requireChart(ctx, kind, args.chartId), args.lockToken), byChartId),

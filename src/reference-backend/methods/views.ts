@@ -19,8 +19,21 @@ export function workbookView(w: Workbook, withPermissions = false): Json {
   return { ...w, meta: w.meta, ...(withPermissions && { permissions: { ...WORKBOOK_PERMISSIONS } }) };
 }
 
+/** The format version real DataLens answers in dashboards' and Editor charts' `version` (dash-v1.ts DASH_VERSION_1). */
+export const FORMAT_VERSION = 1;
+
+/**
+ * The version stamp's fields: `version` by default; for a kind whose real `version` is its format version
+ * (`formatVersion`), the stamp goes in `apiVersion` (src/contract/datalens/objects.ts API_VERSION_FIELD).
+ */
+const stampOf = (e: Entry, formatVersion: boolean | undefined): Json =>
+  formatVersion ? { version: FORMAT_VERSION, apiVersion: e.version } : { version: e.version };
+
 /** What US answers for an entry (EntryFields), the chart methods' answer. */
-export function entryView(e: Entry, options: { permissions?: boolean | undefined; links?: boolean | undefined; locked?: boolean } = {}): Json {
+export function entryView(
+  e: Entry,
+  options: { permissions?: boolean | undefined; links?: boolean | undefined; locked?: boolean; formatVersion?: boolean } = {},
+): Json {
   return {
     entryId: e.entryId,
     key: e.key,
@@ -42,7 +55,7 @@ export function entryView(e: Entry, options: { permissions?: boolean | undefined
     createdBy: e.createdBy,
     updatedAt: e.updatedAt,
     updatedBy: e.updatedBy,
-    version: e.version,
+    ...stampOf(e, options.formatVersion),
     isFavorite: false,
     isLocked: options.locked === true,
     ...(options.permissions && { permissions: { ...ENTRY_PERMISSIONS } }),
@@ -125,7 +138,7 @@ export function relationRow(e: Entry, withPermissions: boolean): Json {
 
 /** getDashboard's answer: `{entry, isFavorite?, permissions?}`, the entry in the dash v1 format. */
 export function dashboardView(e: Entry, options: { permissions?: boolean | undefined; favorite?: boolean | undefined; links?: boolean | undefined } = {}): Json {
-  const { isFavorite: _f, isLocked: _l, collectionId: _c, ...entry } = entryView(e, { links: options.links ?? true });
+  const { isFavorite: _f, isLocked: _l, collectionId: _c, ...entry } = entryView(e, { links: options.links ?? true, formatVersion: true });
   return {
     entry,
     ...(options.favorite && { isFavorite: false }),

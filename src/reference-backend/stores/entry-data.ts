@@ -29,7 +29,9 @@ export function defaultData(scope: string, type: string): Record<string, unknown
     case 'widget':
       if (type.endsWith('_ql_node')) return { queryValue: 'SELECT 1', visualization: { id: 'line' } };
       if (type.endsWith('_wizard_node')) return { visualization: { id: 'line' }, datasetsIds: [] };
-      return { js: '', params: '', config: '' };
+      // An Editor chart's tabs, each a string: graph_node's current tab names (datalens-tech/datalens-ui
+      // src/server/components/charts-engine/components/chart-validator.ts MODEL_TABS, js/ui/url renamed).
+      return { prepare: '', params: '', sources: '', controls: '', graph: '', shared: '', statface_graph: '' };
     case 'dataset':
       return { dataset: { sources: [], source_avatars: [], avatar_relations: [], result_schema: [], rls: {} }, options: {} };
     case 'connection':
