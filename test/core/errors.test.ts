@@ -80,6 +80,7 @@ describe('the upstream errors', () => {
     expect(upstreamFailed(new Error('no code')).details).toEqual({ reason: 'no code' });
     const e = upstreamUnavailable('redirect 302', { upstreamStatus: 302 });
     expect([e.code, e.status, e.details]).toEqual(['UPSTREAM_UNAVAILABLE', 502, { reason: 'redirect 302', upstreamStatus: 302 }]);
+    expect(e.message).toBe('the backend could not be reached or answered with a broken response');
   });
 
   it('say how long the backend had', () => {

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { GatewayError } from '../../src/core/errors.js';
-import { guardObjects } from '../../src/core/translate/engine.js';
+import { guardObjects, translateResponse, validateRequest } from '../../src/core/translate/engine.js';
 import type { MethodPlan } from '../../src/core/translate/plan.js';
 
 const listing = (content?: string): MethodPlan => ({
@@ -48,5 +48,26 @@ describe('guardObjects on listing rows', () => {
   it('still refuses a row that does not say which version it was saved under (the guard never fails open)', () => {
     const e = caught(() => guardObjects(listing(), { entries: [{ entryId: 'a' }] }));
     expect((e as GatewayError).code).toBe('UPSTREAM_UNAVAILABLE');
+  });
+});
+
+describe('validateRequest on a strict request', () => {
+  it('names each unknown field by its own path, one issue each', () => {
+    const plan = { ...listing(), spec: { request: z.strictObject({ a: z.strictObject({ b: z.string() }) }), response: z.looseObject({}) } };
+    const e = caught(() => validateRequest(plan, { a: { b: 'x', c: 1 }, d: 2, e: 3 }));
+    expect((e as GatewayError).details?.issues).toEqual([
+      { path: 'a.c', code: 'unrecognized_keys', message: 'unknown field: this method refuses fields it does not name' },
+      { path: 'd', code: 'unrecognized_keys', message: 'unknown field: this method refuses fields it does not name' },
+      { path: 'e', code: 'unrecognized_keys', message: 'unknown field: this method refuses fields it does not name' },
+    ]);
+  });
+});
+
+describe('translateResponse', () => {
+  it('hands a response that is not an object back as it came, even with migrations to run', async () => {
+    const plan = { ...listing(), guarded: [], down: [async () => ({ migrated: true })] };
+    const ctx = { clientVersion: 1, principal: 'p', state: new Map(), callBackend: async () => ({}), services: undefined as never };
+    expect(await translateResponse(plan, [1, 2], ctx)).toEqual([1, 2]);
+    expect(await translateResponse(plan, { a: 1 }, ctx)).toEqual({ migrated: true });
   });
 });

@@ -21,9 +21,23 @@ describe('familyOf', () => {
     ['createReport', 'Reports'],
     ['getEntry', 'Entries'],
     ['getEntries', 'Entries'],
+    ['createHtmlPage', 'HTML pages'],
+    ['getPermissions', 'Folders and access'],
+    ['deleteFolder', 'Folders and access'],
+    ['createEntryLock', 'Entries'],
   ])('puts %s under %s, the first family whose name it holds', (method, family) => {
     expect(familyOf(method).name).toBe(family);
     expect(familyOf(method).description.length).toBeGreaterThan(3);
+  });
+
+  it('describes each family in a sentence of its own', () => {
+    const families = ['createHtmlPage', 'getPermissions', 'getQLChart', 'createReport'].map((m) => familyOf(m));
+    expect(families.map((f) => f.description)).toEqual([
+      'HTML pages and their revisions.',
+      'Folders, and permissions on what they hold.',
+      'Charts built from SQL queries.',
+      'Reports.',
+    ]);
   });
 
   it('puts a method of no family under Other', () => {
@@ -131,5 +145,32 @@ describe('the error answers and security of the OpenAPI document', () => {
     expect(d.components.securitySchemes.bearerAuth?.description).toMatch(/Authorization: Bearer <token>/);
     expect(d.components.securitySchemes.orgId?.description).toMatch(/organisation/);
     expect(d.servers).toEqual([{ url: '/', description: 'The gateway that serves this document' }]);
+  });
+
+  it('states the license, the version parameter, and an optional body only for methods that take none', () => {
+    type Tree = { readonly kids: readonly Tree[] };
+    const tree: z.ZodType<Tree> = z.lazy(() => z.looseObject({ kids: z.array(tree) }));
+    const loaded = loadContract({
+      versions: [
+        {
+          version: 1,
+          methods: {
+            ping: { request: z.looseObject({}), response: tree },
+            list: { request: z.looseObject({}), response: z.looseObject({}), emptyBody: true },
+          },
+          changes: [],
+        },
+      ],
+    });
+    const d = openApiFor(loaded, 1) as any;
+    expect(d.info.license).toEqual({ name: 'Apache-2.0', identifier: 'Apache-2.0' });
+    expect(d.info.description).not.toContain('deprecated');
+    expect(d.paths['/rpc/ping'].post.deprecated).toBeUndefined();
+    expect(d.components.parameters.ApiVersion.description).toMatch(/^The API version this document describes\. \(`latest` selects/);
+    expect(d.paths['/rpc/ping'].post.requestBody.required).toBe(true);
+    expect(d.paths['/rpc/list'].post.requestBody.required).toBe(false);
+    // A recursive answer becomes a component named after its method.
+    expect(d.paths['/rpc/ping'].post.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/pingResponse' });
+    expect(d.components.schemas.pingResponse).toMatchObject({ type: 'object' });
   });
 });
