@@ -73,6 +73,7 @@ describe('the error answers and security of the OpenAPI document', () => {
     );
     expect(components.responses.Gone?.description).toMatch(/ Codes: `API_VERSION_SUNSET`\.$/);
     expect(components.responses.Unauthorized?.description).not.toContain('Codes:');
+    expect(components.responses.Unauthorized?.description).toMatch(/when it had none\.$/);
     expect(Object.keys(components.responses.NotFound?.content ?? {})).toEqual(['application/problem+json', 'application/json']);
     expect(Object.keys(components.responses.Gone?.content ?? {})).toEqual(['application/problem+json']);
   });

@@ -30,13 +30,17 @@ describe('withStatedUnknownFields', () => {
       properties: {
         one: { type: 'object', properties: {} },
         list: { type: 'array', items: { type: 'object', properties: {} } },
-        either: { anyOf: [{ type: 'object', properties: {}, additionalProperties: false }, { type: 'null' }] },
+        either: { anyOf: [{ type: 'object', properties: {}, additionalProperties: false }, { type: 'null' }, { type: 'object', properties: {} }] },
       },
       $defs: { Node: { type: 'object', properties: {} } },
     }) as any;
     expect(out.properties.one.additionalProperties).toBe(true);
     expect(out.properties.list.items.additionalProperties).toBe(true);
-    expect(out.properties.either.anyOf).toEqual([{ type: 'object', properties: {}, additionalProperties: false }, { type: 'null' }]);
+    expect(out.properties.either.anyOf).toEqual([
+      { type: 'object', properties: {}, additionalProperties: false },
+      { type: 'null' },
+      { type: 'object', properties: {}, additionalProperties: true },
+    ]);
     expect(out.$defs.Node.additionalProperties).toBe(true);
   });
 
@@ -50,6 +54,16 @@ describe('withStatedUnknownFields', () => {
     expect(out.properties.additionalProperties).toEqual({ type: 'object', properties: {}, additionalProperties: true });
     expect(out.$defs.properties.additionalProperties).toBe(true);
     expect(out.additionalProperties).toBe(true);
+  });
+
+  it('adds no field to the maps of names themselves', () => {
+    const out = withStatedUnknownFields({
+      type: 'object',
+      properties: { properties: { type: 'object', properties: {} } },
+      $defs: { properties: { type: 'object', properties: {} } },
+    }) as any;
+    expect(Object.keys(out.properties)).toEqual(['properties']);
+    expect(Object.keys(out.$defs)).toEqual(['properties']);
   });
 
   it('returns a copy: the schema given is not changed', () => {
