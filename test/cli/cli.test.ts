@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { COMMAND_NAMES, runCli } from '../../src/cli/commands.js';
+import { ENV_OVERRIDES } from '../../src/config/load.js';
 
 const root = new URL('../..', import.meta.url).pathname;
 /** The environment without the overrides serve and check-config read, so the host's own settings do not leak in. */
@@ -124,7 +125,8 @@ describe('the command line', () => {
 
   it('lists every environment variable serve reads in its help, and the exit codes in the general usage', async () => {
     const help = (await inProcess(['serve', '--help'])).out;
-    for (const name of ['GATEWAY_CONFIG', 'PORT', 'HOST', 'UPSTREAM_URL', 'UPSTREAM_TIMEOUT_MS', 'ADMIN_PORT', 'ADMIN_HOST', 'ADMIN_TOKEN', 'ADMIN_TOKEN_FILE', 'LOG_LEVEL']) {
+    // Every override the config loader applies (REDIS_URL among them), and the variables read elsewhere.
+    for (const name of [...Object.keys(ENV_OVERRIDES), 'GATEWAY_CONFIG', 'ADMIN_TOKEN', 'ADMIN_TOKEN_FILE', 'LOG_LEVEL']) {
       expect(help).toContain(name);
     }
     const usage = await inProcess(['--help']);
