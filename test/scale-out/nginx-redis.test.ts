@@ -18,7 +18,7 @@ import {
 } from '../helpers/serve-process.js';
 
 // Three gateway processes behind a real nginx (round-robin, keep-alive upstream), sharing a Redis of the
-// test's own, in front of one reference backend with 4,000 entries. A v1 client pages by number, so each
+// test's own, in front of one reference backend with 5,000 entries. A v1 client pages by number, so each
 // page may reach another replica: with Redis the replicas share the page tokens they learn; without it each
 // walks for itself. Whatever happens to Redis or to a replica, no answer is ever wrong.
 
