@@ -96,10 +96,12 @@ export function createMetrics(options: { maxClients: number; defaultMetrics?: bo
     labelNames: ['op', 'reason'] as const,
     registers: [registry],
   });
+  // Registered only while a Redis is configured: prom-client prints an unlabelled gauge as 0 even when never set.
+  const CACHE_CONNECTED = 'dlgw_cache_redis_connected';
   const cacheConnected = new Gauge({
-    name: 'dlgw_cache_redis_connected',
+    name: CACHE_CONNECTED,
     help: '1 while the shared cache (Redis) is connected, 0 while not; absent without Redis',
-    registers: [registry],
+    registers: [],
   });
 
   // Bounded label cardinality: past maxClients, new clients are counted as "other".
@@ -162,8 +164,12 @@ export function createMetrics(options: { maxClients: number; defaultMetrics?: bo
       cacheErrors.inc({ op, reason });
     },
     setCacheConnected(up) {
-      if (up === undefined) cacheConnected.reset();
-      else cacheConnected.set(up ? 1 : 0);
+      if (up === undefined) {
+        registry.removeSingleMetric(CACHE_CONNECTED);
+        return;
+      }
+      if (!registry.getSingleMetric(CACHE_CONNECTED)) registry.registerMetric(cacheConnected);
+      cacheConnected.set(up ? 1 : 0);
     },
     setMaxClients(n) {
       maxClients = n;

@@ -10,7 +10,8 @@ import { parseConfig } from '../../src/config/load.js';
 import { DEMO_ENTRIES, DEMO_WORKBOOKS, createReferenceBackend, type ReferenceBackend } from '../../src/reference-backend/index.js';
 import { type FaultUpstream, startFaultUpstream } from '../helpers/fault-upstream.js';
 import { CALENDAR, rpc } from '../helpers/stack.js';
-import { configDoc, liveCalendar, memoryLog, parseMetrics, sampleValue, scrape, tempDir, yamlOf } from '../helpers/serve-process.js';
+import { startRedis } from '../helpers/redis.js';
+import { configDoc, liveCalendar, memoryLog, parseMetrics, sampleValue, scrape, tempDir, waitFor, yamlOf } from '../helpers/serve-process.js';
 
 let backend: ReferenceBackend;
 let refused: FaultUpstream;
@@ -155,6 +156,27 @@ describe('config reload metrics', () => {
     const after = await metrics();
     expect(sampleValue(after, 'dlgw_config_reloads_total', { result: 'success' })).toBe(1);
     expect(sampleValue(after, 'dlgw_config_reloads_total', { result: 'failure' })).toBe(1);
+  });
+});
+
+describe('the Redis connection gauge', () => {
+  // Absent without cache.redis, so that an alert on dlgw_cache_redis_connected == 0 never fires where no Redis is meant to be.
+  it('is absent without cache.redis, 1 once a reload connects to Redis, and absent again when a reload removes it', async () => {
+    const redis = await startRedis();
+    const { path, serving: own } = await startServing(serving.gateway.runtime().upstreamUrl);
+    try {
+      const gauge = async () => sampleValue(await scrape(own.adminUrl!), 'dlgw_cache_redis_connected');
+      expect(await gauge()).toBeUndefined();
+      writeFileSync(path, yamlOf(configDoc({ upstreamUrl: own.gateway.runtime().upstreamUrl, extra: { cache: { redis: { url: redis.url } } } })));
+      expect(own.reload().ok).toBe(true);
+      await waitFor(async () => (await gauge()) === 1, 'the Redis connection');
+      writeFileSync(path, yamlOf(configDoc({ upstreamUrl: own.gateway.runtime().upstreamUrl })));
+      expect(own.reload().ok).toBe(true);
+      expect(await gauge()).toBeUndefined();
+    } finally {
+      await own.stop();
+      await redis.dispose();
+    }
   });
 });
 
