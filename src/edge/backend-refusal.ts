@@ -1,10 +1,10 @@
 // What the client gets when the backend does not answer with a success, on the forwarded call or on a
 // migration's own call: the one rule written in docs/reference/errors.md ("Answers from the backend").
 
-import type { OutgoingHttpHeaders } from 'node:http';
+import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
 import { GatewayError } from '../core/errors.js';
 import { isJsonMediaType } from '../core/media-type.js';
-import { HOP_BY_HOP } from './headers.js';
+import { HOP_BY_HOP, connectionListed } from './headers.js';
 
 /** A backend answer to pass on as it is: status, end-to-end headers and the bytes it sent. */
 export interface PassedOn {
@@ -56,9 +56,11 @@ export function backendRefusal(
   const compressed = encoding !== undefined && encoding !== 'identity';
   const json = isJsonMediaType(type) && (compressed || isJsonText(body));
   const kept: OutgoingHttpHeaders = {};
+  // Names the answer's Connection field lists are hop-by-hop too (a migration's call arrives with them).
+  const listed = connectionListed(headers as IncomingHttpHeaders);
   for (const name in headers) {
     const value = headers[name];
-    if (value === undefined || name === 'content-length' || HOP_BY_HOP.has(name) || (!json && DESCRIBES_BODY.includes(name))) continue;
+    if (value === undefined || name === 'content-length' || HOP_BY_HOP.has(name) || listed.includes(name) || (!json && DESCRIBES_BODY.includes(name))) continue;
     kept[name] = value;
   }
   if (json) return { passedOn: { status, headers: kept, body } };

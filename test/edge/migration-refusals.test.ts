@@ -52,6 +52,22 @@ describe('a legacy-key lookup that the backend refuses', () => {
     expect(res.body).toEqual({ message: 'no credentials' });
   });
 
+  it('a header its Connection field names is hop-by-hop: dropped, as on the forwarded request', async () => {
+    const body = '{"message":"no credentials"}';
+    answer =
+      responseHead('401 Unauthorized', {
+        'content-type': 'application/json',
+        'content-length': body.length,
+        connection: 'keep-alive, x-backend-hop',
+        'x-backend-hop': 'internal',
+        'www-authenticate': 'Bearer',
+      }) + body;
+    const res = await within(DEADLINE_MS, rpc(stack.url, 'createReport', { key: 'nowhere/hop', config: {} }, '1'));
+    expect(res.status).toBe(401);
+    expect(res.headers.get('www-authenticate')).toBe('Bearer');
+    expect(res.headers.get('x-backend-hop')).toBeNull();
+  });
+
   it('403 with no body: the backend\'s 403 in the gateway\'s problem body (not 500)', async () => {
     answer = responseHead('403 Forbidden', { 'content-length': 0 });
     const res = await within(DEADLINE_MS, rpc(stack.url, 'createReport', { key: 'nowhere/y', config: {} }, '1'));
