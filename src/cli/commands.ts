@@ -23,6 +23,7 @@ const ENVIRONMENT = `environment (wins over the config file):
   UPSTREAM_TIMEOUT_MS  upstream.timeoutMs
   ADMIN_PORT, ADMIN_HOST  admin.port, admin.host (the admin listener: /metrics, POST /reload)
   ADMIN_TOKEN, ADMIN_TOKEN_FILE  the token POST /reload requires (needed when ADMIN_HOST is not loopback)
+  REDIS_URL            cache.redis.url (a Redis the replicas share their caches through)
   LOG_LEVEL            fatal, error, warn, info (default), debug, trace or silent`;
 
 const EXIT_CODES = 'exit status: 0 ok, 1 a check failed, 2 bad arguments or a config the gateway cannot start with';
