@@ -7,10 +7,11 @@ import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serve } from '../../src/cli/serve.js';
+import { ENV_OVERRIDES } from '../../src/config/load.js';
 import { startFaultUpstream } from '../helpers/fault-upstream.js';
 import { ROOT, configDoc, memoryLog, parseJsonLines, tempDir, waitFor, yamlOf } from '../helpers/serve-process.js';
 
-const OVERRIDES = ['PORT', 'HOST', 'UPSTREAM_URL', 'UPSTREAM_TIMEOUT_MS', 'ADMIN_PORT', 'ADMIN_HOST', 'ADMIN_TOKEN', 'ADMIN_TOKEN_FILE', 'GATEWAY_CONFIG', 'LOG_LEVEL'];
+const OVERRIDES = [...Object.keys(ENV_OVERRIDES), 'ADMIN_TOKEN', 'ADMIN_TOKEN_FILE', 'GATEWAY_CONFIG', 'LOG_LEVEL'];
 
 /** Runs `serve` to its exit (every case here must exit by itself). */
 function serveUntilExit(args: string[], env: Record<string, string>) {
