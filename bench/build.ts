@@ -6,7 +6,7 @@
 // Per-file transpilation (ts.transpileModule) matches tsc's output here: the project compiles with
 // isolatedModules and verbatimModuleSyntax. Type errors are not checked (run `npm run typecheck`).
 
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import ts from 'typescript';
@@ -40,15 +40,17 @@ export interface Build {
   cleanup(): void;
 }
 
-export function transpileForBench(): Build {
+/** `root`: the checkout to build (another one for `--compare`); entry points it does not have are skipped. */
+export function transpileForBench(root: string = PROJECT_ROOT): Build {
   const started = performance.now();
   const dir = mkdtempSync(join(tmpdir(), 'dlgw-bench-build-'));
   try {
     writeFileSync(join(dir, 'package.json'), '{"type":"module"}\n');
-    symlinkSync(join(PROJECT_ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
-    const sources = [...tsFilesUnder(join(PROJECT_ROOT, 'src')), ...BENCH_ENTRIES.map((f) => join(PROJECT_ROOT, f))];
+    symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'), 'dir');
+    const entries = BENCH_ENTRIES.map((f) => join(root, f)).filter((f) => existsSync(f));
+    const sources = [...tsFilesUnder(join(root, 'src')), ...entries];
     for (const source of sources) {
-      const rel = relative(PROJECT_ROOT, source);
+      const rel = relative(root, source);
       const result = ts.transpileModule(readFileSync(source, 'utf8'), {
         fileName: rel,
         reportDiagnostics: true,

@@ -10,6 +10,7 @@ import { createMetrics } from '../src/admin/metrics.js';
 import { parseConfig } from '../src/config/load.js';
 import { shippedContract } from '../src/contract/index.js';
 import { createGateway } from '../src/gateway/index.js';
+import { getHeapSpaceStatistics } from 'node:v8';
 import { tuneHeap } from '../src/cli/heap.js';
 import { createLogger, redactingLogger, requestLineLogger } from '../src/cli/logger.js';
 import { contractCalendar } from '../test/helpers/calendar.js';
@@ -109,6 +110,8 @@ serveControl(
   {
     stats,
     cache: cacheStats,
+    /** V8's heap spaces now: size (committed) and used, in bytes, by space. */
+    heapSpaces: () => Object.fromEntries(getHeapSpaceStatistics().map((s) => [s.space_name, { size: s.space_size, used: s.space_used_size }])),
     resetPeak: () => {
       peakRss = sample();
       return stats();

@@ -12,11 +12,14 @@
 //        --profile ROW (CPU-profile the process serving one row for 10 s and print its top functions by
 //        self time; no table), --tsx (run the children from TypeScript under tsx), --strict (exit 1 on a MISS),
 //        --rate-tool autocannon (the half-rate latency runs with autocannon's overallRate instead of the
-//        open-loop paced generator; see load.ts for why that is not the default).
+//        open-loop paced generator; see load.ts for why that is not the default),
+//        --compare DIR (a second gateway built from another checkout, e.g. a git worktree of an older commit,
+//        measured in the same interleaved rounds as rows cmp-latest, cmp-v1-create and cmp-v1-get; DIR may be this
+//        checkout), --compare-node-options "FLAGS" (Node/V8 flags for that gateway instead of --gateway-node-options).
 // Exit code 1 when a check failed or a run had errors (any MISS too with --strict).
 
 import { loadavg, cpus, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { type Build, transpileForBench } from './build.js';
 import { type Child, killAllChildren, startNodeChild } from './control.js';
@@ -45,6 +48,8 @@ const { values: flags } = parseArgs({
     tsx: { type: 'boolean', default: false },
     'rate-tool': { type: 'string', default: 'paced' },
     strict: { type: 'boolean', default: false },
+    compare: { type: 'string' },
+    'compare-node-options': { type: 'string' },
   },
   strict: true,
 });
@@ -141,6 +146,7 @@ const children: Child[] = [];
 let nginx: RunningNginx | undefined;
 let redis: RunningRedis | undefined;
 let build: Build | undefined;
+let compareBuild: Build | undefined;
 let problems = 0; // failed checks and runs with errors → exit code 1
 let misses = 0;
 const problem = (what: string) => {
@@ -156,11 +162,14 @@ async function stopAll(): Promise<void> {
   redis = undefined;
   build?.cleanup();
   build = undefined;
+  compareBuild?.cleanup();
+  compareBuild = undefined;
 }
 
 process.on('exit', () => {
   killAllChildren();
   build?.cleanup();
+  compareBuild?.cleanup();
 });
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
@@ -190,7 +199,7 @@ async function createBackendReport(backendUrl: string, clientVersion: number | u
 }
 
 function makeTargets(
-  urls: { backend: string; bare: string; hpm: string; gateway: string; gatewayRedis?: string | undefined; nginx?: string | undefined },
+  urls: { backend: string; bare: string; hpm: string; gateway: string; gatewayRedis?: string | undefined; nginx?: string | undefined; compare?: string | undefined },
   reportId: string,
   pageToken: string,
 ): Target[] {
@@ -260,6 +269,14 @@ function makeTargets(
       body: JSON.stringify({ page: V1_PAGE, pageSize: V1_PAGE_SIZE }),
     },
   );
+  const compare = urls.compare;
+  if (compare) {
+    // The --compare checkout's gateway doing the first three gateway rows' requests.
+    for (const name of ['gw-latest', 'gw-v1-create', 'gw-v1-get']) {
+      const t = targets.find((x) => x.name === name) as Target;
+      targets.push({ ...t, name: name.replace(/^gw-/, 'cmp-'), description: `--compare: ${t.description}`, url: t.url.replace(urls.gateway, compare) });
+    }
+  }
   targets.push({
     name: 'gw-v1-page-walk',
     description: `the same for a caller never seen: a walk of one backend call to entry ${V1_PAGE * V1_PAGE_SIZE}, then the page`,
@@ -295,7 +312,7 @@ async function smokeCheck(targets: Target[], reportId: string, pageEntries: stri
     };
     if (res.status !== 200) fail('status is not 200');
     const deprecated = typeof res.headers.deprecation === 'string' && typeof res.headers.sunset === 'string';
-    switch (t.name) {
+    switch (t.name.replace(/^cmp-/, 'gw-')) {
       case 'gw-v1-create':
         if (json?.key !== V1_CREATE_KEY || 'workbookId' in json || typeof json.id !== 'string') fail('expected a v1 report with its key');
         if (!deprecated) fail('expected Deprecation and Sunset headers at v1');
@@ -375,6 +392,18 @@ async function main(): Promise<void> {
   });
   children.push(gateway);
   const gatewayUrl = gateway.ready.url as string;
+  // --compare: the same gateway child built from another checkout, with the same options and backend.
+  let compareGateway: Child | undefined;
+  if (flags.compare) {
+    compareBuild = transpileForBench(resolve(flags.compare));
+    progress(`transpiled ${compareBuild.files} files of ${flags.compare} to ${compareBuild.dir}`);
+    compareGateway = await startNodeChild('gateway-cmp', 'bench/gateway-process.ts', {
+      compiledDir: compareBuild.dir,
+      nodeArgs: ['--expose-gc', ...((flags['compare-node-options'] ?? flags['gateway-node-options'])?.split(/\s+/).filter(Boolean) ?? [])],
+      args: [JSON.stringify(gatewayOptions)],
+    });
+    children.push(compareGateway);
+  }
   // The Redis row: a second gateway whose page tokens live in a Redis of our own, with no local cache in front.
   let gatewayRedis: Child | undefined;
   if (!flags['no-redis'] && hasRedisServer()) {
@@ -411,7 +440,7 @@ async function main(): Promise<void> {
   }
 
   const targets = makeTargets(
-    { backend: backendUrl, bare: bare.ready.url as string, hpm: hpm.ready.url as string, gateway: gatewayUrl, gatewayRedis: gatewayRedis?.ready.url as string | undefined, nginx: nginx?.url },
+    { backend: backendUrl, bare: bare.ready.url as string, hpm: hpm.ready.url as string, gateway: gatewayUrl, gatewayRedis: gatewayRedis?.ready.url as string | undefined, nginx: nginx?.url, compare: compareGateway?.ready.url as string | undefined },
     reportId,
     pageToken as string,
   );
@@ -419,7 +448,7 @@ async function main(): Promise<void> {
   const byName = new Map(targets.map((t) => [t.name, t]));
   const target = (name: string) => byName.get(name) as Target;
   const servedBy = (name: string): Child | undefined =>
-    name.endsWith('-redis') ? gatewayRedis : name.startsWith('gw-') ? gateway : name === 'backend' ? backend : name.startsWith('bare-') ? bare : name === 'hpm-proxy' ? hpm : undefined;
+    name.endsWith('-redis') ? gatewayRedis : name.startsWith('cmp-') ? compareGateway : name.startsWith('gw-') ? gateway : name === 'backend' ? backend : name.startsWith('bare-') ? bare : name === 'hpm-proxy' ? hpm : undefined;
   const cpuOf = async (name: string): Promise<number | undefined> => {
     const child = servedBy(name);
     if (child) return child.call<number>('cpu');
@@ -509,7 +538,7 @@ async function main(): Promise<void> {
   const pacedNames = ['bare-proxy', 'bare-create', 'gw-latest', 'gw-v1-create', 'gw-v1-get'];
   // Each gateway row is compared with the bare proxy doing the same backend work.
   const floorOf = (name: string) =>
-    name === 'gw-v1-create' ? 'bare-create' : name.startsWith('gw-v1-page') ? 'bare-page' : name === 'gw-passthrough-get' ? 'bare-get' : 'bare-proxy';
+    name === 'gw-v1-create' || name === 'cmp-v1-create' ? 'bare-create' : name.startsWith('gw-v1-page') ? 'bare-page' : name === 'gw-passthrough-get' ? 'bare-get' : 'bare-proxy';
   const pacedResults = new Map<string, PacedResult[]>(pacedNames.map((n) => [n, []]));
   for (let round = 1; round <= PACED_ROUNDS; round++) {
     for (const name of pacedNames) {
