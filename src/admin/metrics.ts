@@ -134,6 +134,14 @@ export function createMetrics(options: { maxClients: number; defaultMetrics?: bo
     }
     return children;
   };
+  // Deprecated-version counters by version and client label: bounded by the versions × (maxClients + "other").
+  const byClient = new Map<string, ReturnType<typeof deprecated.labels>>();
+  const deprecatedChild = (version: string, client: string) => {
+    const key = `${version} ${client}`;
+    let child = byClient.get(key);
+    if (!child) byClient.set(key, (child = deprecated.labels(version, client)));
+    return child;
+  };
   const outcome = (version: string, method: string, status: string) => {
     const key = `${version} ${method} ${status}`;
     let child = byOutcome.get(key);
@@ -151,7 +159,7 @@ export function createMetrics(options: { maxClients: number; defaultMetrics?: bo
       if (r.upstreamMs !== undefined) children.upstream.observe(r.upstreamMs / 1000);
       if (r.translateMs !== undefined) children.translation.observe(r.translateMs / 1000);
       if (r.error === 'UPSTREAM_UNAVAILABLE' || r.error === 'UPSTREAM_TIMEOUT') upstreamErrors.inc({ code: r.error });
-      if (r.deprecated) deprecated.inc({ version, client: clientLabel(r.client) });
+      if (r.deprecated) deprecatedChild(version, clientLabel(r.client)).inc();
     },
     recordReload(ok) {
       reloads.inc({ result: ok ? 'success' : 'failure' });

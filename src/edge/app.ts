@@ -57,12 +57,11 @@ export function createPublicServer(
     if (draining) {
       res.setHeader('connection', 'close');
       res.once('finish', () => server.closeIdleConnections());
-    } else {
-      unanswered.add(res);
-      onExchangeEnd(req, res, () => unanswered.delete(res));
-    }
-    if (isRpc(req)) handleRpc(current, req, res);
+    } else unanswered.add(res);
+    // /rpc's call takes the answer off the list when its exchange ends (one end watch per request).
+    if (isRpc(req)) handleRpc(current, req, res, unanswered);
     else {
+      if (!draining) onExchangeEnd(req, res, () => unanswered.delete(res));
       // Discovery routes and pass-through use the runtime too (/readyz pings the backend through its agent):
       // count them in flight, so that a reload does not close the runtime's upstream connections under them.
       const rt = current;

@@ -10,7 +10,7 @@ import { createProxyMiddleware, type Plugin } from 'http-proxy-middleware';
 import type { Logger } from 'pino';
 import type { Metrics } from '../admin/metrics.js';
 import { upstreamFailed, upstreamTimeout } from '../core/upstream-errors.js';
-import { forwardedHeaders } from './forwarded.js';
+import { setForwardedHeaders } from './forwarded.js';
 import { HOP_BY_HOP, connectionListed, forwardableHeaders, requestIdOf } from './headers.js';
 import { endpointNotFound } from './not-found.js';
 import { sendProblem } from './problem.js';
@@ -72,7 +72,7 @@ function upstreamHeaders(req: IncomingMessage, requestId: string, upgrade: boole
     out.connection = 'upgrade';
     out.upgrade = req.headers.upgrade;
   }
-  Object.assign(out, forwardedHeaders(req));
+  setForwardedHeaders(out, req);
   out['x-request-id'] = requestId;
   return out;
 }

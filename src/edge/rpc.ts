@@ -19,7 +19,7 @@ import { Caller } from './client-id.js';
 import { Departure } from './departure.js';
 import { argumentsBody, mediaTypeOptional } from './empty-body.js';
 import { onExchangeEnd } from './exchange-end.js';
-import { forwardedHeaders } from './forwarded.js';
+import { setForwardedHeaders } from './forwarded.js';
 import { forwardableHeaders, ownAnswerHeaders, requestIdOf } from './headers.js';
 import { guardJson } from './json-guard.js';
 import { RequestMigrationContext } from './migration-context.js';
@@ -28,6 +28,7 @@ import { endpointNotFound } from './not-found.js';
 import { sendProblem } from './problem.js';
 import type { Exchange } from './proxy.js';
 import type { Runtime } from './generation.js';
+import type { Unanswered } from './unanswered.js';
 import { setBackendVersion, setClientVersion } from './version-headers.js';
 
 // Method names route the request and build the upstream path: a strict allow-list shape.
@@ -55,8 +56,9 @@ interface RequestLog {
   cut?: boolean;
 }
 
-export function handleRpc(rt: Runtime, req: IncomingMessage, res: ServerResponse): void {
-  new RpcCall(rt, req, res).run();
+/** `unanswered`: the listener's list of answers not yet sent, which the call leaves when its exchange ends. */
+export function handleRpc(rt: Runtime, req: IncomingMessage, res: ServerResponse, unanswered?: Unanswered): void {
+  new RpcCall(rt, req, res, unanswered).run();
 }
 
 const ms = (since: number) => Math.round((performance.now() - since) * 100) / 100;
@@ -86,6 +88,7 @@ class RpcCall implements Exchange {
     private readonly rt: Runtime,
     private readonly req: IncomingMessage,
     private readonly res: ServerResponse,
+    private readonly unanswered: Unanswered | undefined,
   ) {
     this.requestId = requestIdOf(req.headers);
     res.setHeader('x-request-id', this.requestId);
@@ -211,7 +214,7 @@ class RpcCall implements Exchange {
   /** The request headers the backend gets: the client's forwardable ones plus the gateway's own. */
   private upstreamHeaders(plan: MethodPlan): Record<string, string | string[]> {
     const out = forwardableHeaders(this.req.headers);
-    Object.assign(out, forwardedHeaders(this.req, false));
+    setForwardedHeaders(out, this.req, false);
     // A buffered (checked) answer must come back uncompressed.
     if (plan.checksResponse) out['accept-encoding'] = 'identity';
     setBackendVersion(out, this.rt.contract.head, plan.version);
@@ -340,6 +343,7 @@ class RpcCall implements Exchange {
   private ended(): void {
     const { rt, res, log } = this;
     this.done();
+    this.unanswered?.delete(res);
     const finished = res.writableFinished;
     const bySocket = finished ? undefined : socketAnswer(res);
     // Whatever ended it, work still under way for this request stops; the client left first only when
