@@ -25,7 +25,12 @@ export function createContractServices(config: GatewayConfig, io: { logger: Logg
     io.metrics.setCacheConnected(undefined);
     return {
       services: {
-        legacyKeys: createLegacyKeyResolver({ prefixes: legacyKeys.prefixes, cacheSize: legacyKeys.cacheSize, cacheTtlMs: legacyKeys.cacheTtlMs }),
+        legacyKeys: createLegacyKeyResolver({
+          prefixes: legacyKeys.prefixes,
+          cacheSize: legacyKeys.cacheSize,
+          cacheTtlMs: legacyKeys.cacheTtlMs,
+          notFoundTtlMs: legacyKeys.notFoundTtlMs,
+        }),
         pageTokens: createPageTokenCache({ size: paging.tokenCacheSize, ttlMs: paging.tokenCacheTtlMs, maxWalkCalls: paging.maxWalkCalls }),
       },
       where: 'memory',
@@ -41,7 +46,9 @@ export function createContractServices(config: GatewayConfig, io: { logger: Logg
         prefixes: legacyKeys.prefixes,
         cacheSize: legacyKeys.cacheSize,
         cacheTtlMs: legacyKeys.cacheTtlMs,
-        store: store('legacy', legacyKeys.cacheTtlMs),
+        notFoundTtlMs: legacyKeys.notFoundTtlMs,
+        // A copy read from Redis does not know how long Redis keeps it: locally, no longer than a "not found" lives.
+        store: store('legacy', Math.min(legacyKeys.cacheTtlMs, legacyKeys.notFoundTtlMs)),
       }),
       pageTokens: createPageTokenCache({
         size: paging.tokenCacheSize,

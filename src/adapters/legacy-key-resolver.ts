@@ -8,7 +8,10 @@ import { createMemoryStore } from './cache/memory-store.js';
 export interface LegacyKeyResolverOptions {
   readonly prefixes: Readonly<Record<string, string>>;
   readonly cacheSize: number;
+  /** How long a found key's workbook is kept. */
   readonly cacheTtlMs: number;
+  /** How long "the backend knows no such key" is kept: shorter, so that a key created since is found soon. */
+  readonly notFoundTtlMs: number;
   /** Where lookups are cached; an in-process store of `cacheSize` entries when absent. */
   readonly store?: CacheStore;
 }
@@ -44,7 +47,7 @@ export function createLegacyKeyResolver(options: LegacyKeyResolverOptions): Lega
         // "No such key" is a 404 with the backend's JSON error body; a bare or HTML 404 is a refusal like any other.
         // Negative answers are cached too, so a stream of unknown keys does not hammer the backend.
         if (e instanceof BackendCallError && e.status === 404 && e.body !== undefined) {
-          await store.set(cacheKey, NOT_FOUND, options.cacheTtlMs);
+          await store.set(cacheKey, NOT_FOUND, options.notFoundTtlMs);
           return undefined;
         }
         throw e;

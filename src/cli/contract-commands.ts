@@ -18,7 +18,7 @@ import { setBackendVersion } from '../edge/version-headers.js';
 
 /** Services for migrations run outside a running gateway (small, short-lived caches). */
 const offlineServices = (prefixes: Record<string, string> = {}): ContractServices => ({
-  legacyKeys: createLegacyKeyResolver({ prefixes, cacheSize: 100, cacheTtlMs: 60_000 }),
+  legacyKeys: createLegacyKeyResolver({ prefixes, cacheSize: 100, cacheTtlMs: 60_000, notFoundTtlMs: 60_000 }),
   pageTokens: createPageTokenCache({ size: 100, ttlMs: 60_000 }),
 });
 

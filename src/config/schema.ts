@@ -38,6 +38,7 @@ export const DEFAULTS = {
   responseLimitBytes: 10_485_760,
   legacyKeyCacheSize: 10_000,
   legacyKeyCacheTtlMs: 600_000,
+  legacyKeyNotFoundTtlMs: 60_000,
   pageTokenCacheSize: 10_000,
   pageTokenCacheTtlMs: 600_000,
   pagingMaxWalkCalls: 64, // 64 calls of 200 entries: 12,800 entries deep from a standing start
@@ -132,6 +133,8 @@ export const configSchema = z.strictObject({
       prefixes: z.record(z.string().min(1), z.string().min(1)).default({}),
       cacheSize: z.number().int().positive().default(DEFAULTS.legacyKeyCacheSize),
       cacheTtlMs: z.number().int().positive().default(DEFAULTS.legacyKeyCacheTtlMs),
+      /** A key the backend does not know is asked again after this long (a key created meanwhile is then found). */
+      notFoundTtlMs: z.number().int().positive().default(DEFAULTS.legacyKeyNotFoundTtlMs),
     })
     .prefault({}),
   admin: z

@@ -6,6 +6,6 @@ import type { ContractServices } from '../../src/core/contract/services.js';
 
 /** The in-process resolver (with these folder prefixes) and page-token cache, each holding `size` entries. */
 export const memoryServices = (prefixes: Record<string, string> = {}, size = 1000): ContractServices => ({
-  legacyKeys: createLegacyKeyResolver({ prefixes, cacheSize: size, cacheTtlMs: 60_000 }),
+  legacyKeys: createLegacyKeyResolver({ prefixes, cacheSize: size, cacheTtlMs: 60_000, notFoundTtlMs: 60_000 }),
   pageTokens: createPageTokenCache({ size, ttlMs: 60_000 }),
 });
