@@ -149,7 +149,7 @@ calendar against the API contract) without starting, and prints each version's r
 sunset dates and its status now; or every problem with its key, exit status 1.
 FILE defaults to GATEWAY_CONFIG, else config/gateway.yaml. The environment variables serve reads apply.
 
-${EXIT_CODES}.`,
+exit status: 0 serve would start with this file, 1 it would not (an unreadable file too), 2 bad arguments.`,
     options: {},
     positionals: 1,
     async run(io, _values, positionals) {

@@ -132,6 +132,9 @@ describe('the command line', () => {
     const usage = await inProcess(['--help']);
     expect(usage.code).toBe(0);
     expect(usage.out).toMatch(/exit status: 0 ok, 1 a check failed, 2 bad arguments/);
+    // check-config says 1 for any file serve would refuse, an unreadable one included (it exits so).
+    expect((await inProcess(['check-config', '--help'])).out).toMatch(/1 it would not \(an unreadable file too\)/);
+    expect((await inProcess(['check-config', join(tmpdir(), 'no-such-gateway.yaml')])).code).toBe(1);
     expect((await inProcess(['--version'])).out).toBe(`dl-version-gateway ${VERSION}\n`);
   });
 

@@ -11,6 +11,7 @@ import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { pino, type Logger } from 'pino';
 import { stringify } from 'yaml';
+import { ENV_OVERRIDES } from '../../src/config/load.js';
 import { contractCalendar, sunsetOf } from './calendar.js';
 import { until } from './until.js';
 
@@ -192,7 +193,8 @@ export async function scrape(adminUrl: string): Promise<string> {
 
 // ── The gateway as a child process ────────────────────────────────────────
 
-const OVERRIDES = ['PORT', 'HOST', 'UPSTREAM_URL', 'UPSTREAM_TIMEOUT_MS', 'ADMIN_PORT', 'ADMIN_HOST', 'GATEWAY_CONFIG'];
+/** What serve reads from the environment: the host's own values never reach a test's gateway unless the test sets them. */
+const OVERRIDES = [...Object.keys(ENV_OVERRIDES), 'GATEWAY_CONFIG', 'ADMIN_TOKEN', 'ADMIN_TOKEN_FILE'];
 
 export interface ServeProcess {
   readonly child: ChildProcessWithoutNullStreams;
