@@ -15,7 +15,8 @@
 //        open-loop paced generator; see load.ts for why that is not the default),
 //        --compare DIR (a second gateway built from another checkout, e.g. a git worktree of an older commit,
 //        measured in the same interleaved rounds as rows cmp-latest, cmp-v1-create and cmp-v1-get; DIR may be this
-//        checkout), --compare-node-options "FLAGS" (Node/V8 flags for that gateway instead of --gateway-node-options).
+//        checkout), --compare-node-options "FLAGS" (Node/V8 flags for that gateway instead of --gateway-node-options),
+//        --only ROW,ROW (measure only these rows and print their table: no latency runs, headlines or memory checks).
 // Exit code 1 when a check failed or a run had errors (any MISS too with --strict).
 
 import { loadavg, cpus, tmpdir } from 'node:os';
@@ -50,6 +51,7 @@ const { values: flags } = parseArgs({
     strict: { type: 'boolean', default: false },
     compare: { type: 'string' },
     'compare-node-options': { type: 'string' },
+    only: { type: 'string' },
   },
   strict: true,
 });
@@ -439,11 +441,16 @@ async function main(): Promise<void> {
     }
   }
 
-  const targets = makeTargets(
+  const only = flags.only?.split(',').map((n) => n.trim()).filter(Boolean);
+  const allTargets = makeTargets(
     { backend: backendUrl, bare: bare.ready.url as string, hpm: hpm.ready.url as string, gateway: gatewayUrl, gatewayRedis: gatewayRedis?.ready.url as string | undefined, nginx: nginx?.url, compare: compareGateway?.ready.url as string | undefined },
     reportId,
     pageToken as string,
   );
+  const unknownRows = only?.filter((n) => !allTargets.some((t) => t.name === n)) ?? [];
+  if (unknownRows.length) throw new Error(`--only: no row ${unknownRows.join(', ')} (rows: ${allTargets.map((t) => t.name).join(', ')})`);
+  // --only measures its rows in the order given, so that rows to compare can run back to back in each round.
+  const targets = only ? only.map((n) => allTargets.find((t) => t.name === n) as Target) : allTargets;
   await smokeCheck(targets, reportId, pageEntries);
   const byName = new Map(targets.map((t) => [t.name, t]));
   const target = (name: string) => byName.get(name) as Target;
@@ -526,6 +533,7 @@ async function main(): Promise<void> {
           fullGcs: median(rs.map((r) => r.fullGcs)),
           errors: rs.reduce((n, r) => n + r.errors, 0),
           perRound: rs.map((r) => r.rps),
+          cpuPerRound: rs.map((r) => r.cpuUs),
           statuses: statusSummary(rs),
         },
       ] as const;
@@ -533,12 +541,43 @@ async function main(): Promise<void> {
   );
   const bareRps = summary.get('bare-proxy')?.rps ?? Number.NaN;
 
-  // --- latency at half of the bare proxy's maximum rate (open loop)
-  const pacedRate = Math.max(1, Math.round(bareRps / 2));
-  const pacedNames = ['bare-proxy', 'bare-create', 'gw-latest', 'gw-v1-create', 'gw-v1-get'];
   // Each gateway row is compared with the bare proxy doing the same backend work.
   const floorOf = (name: string) =>
     name === 'gw-v1-create' || name === 'cmp-v1-create' ? 'bare-create' : name.startsWith('gw-v1-page') ? 'bare-page' : name === 'gw-passthrough-get' ? 'bare-get' : 'bare-proxy';
+  // --- the table of the throughput rounds (alone with --only)
+  const throughputTable = () => {
+    log(`throughput: ${CONNECTIONS} connections, medians of ${ROUNDS} round(s) of ${DURATION_S} s`);
+    const rows = targets.map((t) => {
+      const s = summary.get(t.name)!;
+      return [
+        t.name,
+        t.description,
+        s.rps.toFixed(0),
+        ms(s.p50),
+        ms(s.p99),
+        s.errors === 0 ? '0' : `${s.errors} (${s.statuses})`,
+        (s.rps / (summary.get(floorOf(t.name))?.rps ?? Number.NaN)).toFixed(2),
+        Number.isFinite(s.cpuUs) ? s.cpuUs.toFixed(0) : 'n/a',
+        Number.isFinite(s.gcUs) ? s.gcUs.toFixed(1) : 'n/a',
+        Number.isFinite(s.fullGcs) ? s.fullGcs.toFixed(0) : 'n/a',
+        s.perRound.map((v) => v.toFixed(0)).join(' / '),
+        s.cpuPerRound.map((v) => (Number.isFinite(v) ? v.toFixed(0) : 'n/a')).join(' / '),
+      ];
+    });
+    const header = ['target', 'what', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'vs floor', 'CPU µs/req', 'GC µs/req', 'full GCs', 'req/s per round', 'CPU µs/req per round'];
+    for (const line of table(header, rows, [false, false, true, true, true, true, true, true, true, true, false, false])) log(line);
+    log(`(CPU µs/req: CPU time of the process serving the row, the proxy or the backend itself, per response; less sensitive than req/s to the machine's other load, not immune to it)`);
+    log(`(GC µs/req: that process's garbage-collection pauses per response; full GCs: its full (mark-compact) collections in a round. Objects that outlive a scavenge show up as both growing)`);
+    log('');
+  };
+  if (only) {
+    throughputTable();
+    return;
+  }
+
+  // --- latency at half of the bare proxy's maximum rate (open loop)
+  const pacedRate = Math.max(1, Math.round(bareRps / 2));
+  const pacedNames = ['bare-proxy', 'bare-create', 'gw-latest', 'gw-v1-create', 'gw-v1-get'];
   const pacedResults = new Map<string, PacedResult[]>(pacedNames.map((n) => [n, []]));
   for (let round = 1; round <= PACED_ROUNDS; round++) {
     for (const name of pacedNames) {
@@ -580,29 +619,7 @@ async function main(): Promise<void> {
   const gatewayPeak = Math.max(gwAfterLoad.peakRss, gwAfterLoad.maxRss);
   const bareStats = await bare.call<{ maxRss: number }>('stats');
 
-  // --- the table
-  log(`throughput: ${CONNECTIONS} connections, medians of ${ROUNDS} round(s) of ${DURATION_S} s`);
-  const rows = targets.map((t) => {
-    const s = summary.get(t.name)!;
-    return [
-      t.name,
-      t.description,
-      s.rps.toFixed(0),
-      ms(s.p50),
-      ms(s.p99),
-      s.errors === 0 ? '0' : `${s.errors} (${s.statuses})`,
-      (s.rps / (summary.get(floorOf(t.name))?.rps ?? Number.NaN)).toFixed(2),
-      Number.isFinite(s.cpuUs) ? s.cpuUs.toFixed(0) : 'n/a',
-      Number.isFinite(s.gcUs) ? s.gcUs.toFixed(1) : 'n/a',
-      Number.isFinite(s.fullGcs) ? s.fullGcs.toFixed(0) : 'n/a',
-      s.perRound.map((v) => v.toFixed(0)).join(' / '),
-    ];
-  });
-  const header = ['target', 'what', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'vs floor', 'CPU µs/req', 'GC µs/req', 'full GCs', 'req/s per round'];
-  for (const line of table(header, rows, [false, false, true, true, true, true, true, true, true, true, false])) log(line);
-  log(`(CPU µs/req: CPU time of the process serving the row, the proxy or the backend itself, per response; less sensitive than req/s to the machine's other load, not immune to it)`);
-  log(`(GC µs/req: that process's garbage-collection pauses per response; full GCs: its full (mark-compact) collections in a round. Objects that outlive a scavenge show up as both growing)`);
-  log('');
+  throughputTable();
   log(
     `latency at half of the bare proxy's maximum rate: ${pacedRate} req/s, ${RATE_TOOL === 'paced' ? 'open loop (evenly spaced)' : "autocannon overallRate (bursts at each second's start)"}, up to ${CONNECTIONS} connections, medians of ${PACED_ROUNDS} round(s) of ${PACED_DURATION_S} s`,
   );

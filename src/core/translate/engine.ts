@@ -5,6 +5,7 @@ import { BackendCallError, GatewayError } from '../errors.js';
 import type { Json, MigrationContext } from '../contract/types.js';
 import { collect, getAt, isJsonObject } from './paths.js';
 import type { MethodPlan } from './plan.js';
+import { isPromiseLike } from './promise-like.js';
 
 type Issue = z.core.$ZodIssue;
 
@@ -39,7 +40,8 @@ async function run(plan: MethodPlan, steps: MethodPlan['up'], body: Json, ctx: M
   let current = body;
   for (const step of steps) {
     try {
-      current = await step(current, ctx);
+      const out = step(current, ctx);
+      current = isPromiseLike(out) ? await out : out;
     } catch (e) {
       if (e instanceof GatewayError || e instanceof BackendCallError) throw e;
       throw new GatewayError('INTERNAL_ERROR', 'a version migration failed unexpectedly', { method: plan.method });
@@ -48,8 +50,8 @@ async function run(plan: MethodPlan, steps: MethodPlan['up'], body: Json, ctx: M
   return current;
 }
 
-export async function translateRequest(plan: MethodPlan, body: Json, ctx: MigrationContext): Promise<Json> {
-  return plan.up.length ? run(plan, plan.up, body, ctx) : body;
+export function translateRequest(plan: MethodPlan, body: Json, ctx: MigrationContext): Promise<Json> {
+  return plan.up.length ? run(plan, plan.up, body, ctx) : Promise.resolve(body);
 }
 
 /**
@@ -88,8 +90,12 @@ export function guardObjects(plan: MethodPlan, body: unknown): void {
 }
 
 /** A successful head-shaped response → the client's version (after the object-version guard). */
-export async function translateResponse(plan: MethodPlan, body: unknown, ctx: MigrationContext): Promise<unknown> {
-  guardObjects(plan, body);
-  if (!isJsonObject(body) || plan.down.length === 0) return body;
+export function translateResponse(plan: MethodPlan, body: unknown, ctx: MigrationContext): Promise<unknown> {
+  try {
+    guardObjects(plan, body);
+  } catch (e) {
+    return Promise.reject(e);
+  }
+  if (!isJsonObject(body) || plan.down.length === 0) return Promise.resolve(body);
   return run(plan, plan.down, body, ctx);
 }

@@ -4,6 +4,7 @@ import { GatewayError } from '../errors.js';
 import { type LoadedContract, methodAt } from '../contract/load.js';
 import type { BodyMigration, Change, FieldAdded, Json, MethodSpec, ObjectLocation, Target } from '../contract/types.js';
 import { collect, deleteAt, getAt, isJsonObject, setAt } from './paths.js';
+import { isPromiseLike } from './promise-like.js';
 
 export interface MethodPlan {
   readonly method: string;
@@ -36,7 +37,10 @@ const onObjects =
     for (const loc of spec?.objects ?? []) {
       if (loc.type !== type) continue;
       if (loc.path === '') {
-        if (isJsonObject(body)) body = await fn(body, ctx);
+        if (isJsonObject(body)) {
+          const out = fn(body, ctx);
+          body = isPromiseLike(out) ? await out : out;
+        }
         continue;
       }
       const parts = loc.path.split('.');
@@ -44,9 +48,14 @@ const onObjects =
       const parentPath = parts.join('.');
       for (const parent of collect(body, parentPath)) {
         if (last === '*' && Array.isArray(parent)) {
-          for (let i = 0; i < parent.length; i++) if (isJsonObject(parent[i])) parent[i] = await fn(parent[i] as Json, ctx);
+          for (let i = 0; i < parent.length; i++) {
+            if (!isJsonObject(parent[i])) continue;
+            const out = fn(parent[i] as Json, ctx);
+            parent[i] = isPromiseLike(out) ? await out : out;
+          }
         } else if (isJsonObject(parent) && isJsonObject(parent[last])) {
-          parent[last] = await fn(parent[last] as Json, ctx);
+          const out = fn(parent[last] as Json, ctx);
+          parent[last] = isPromiseLike(out) ? await out : out;
         }
       }
     }
