@@ -2,7 +2,7 @@
 
 import { BackendCallError, GatewayError } from '../core/errors.js';
 import type { CacheStore } from '../core/cache-store.js';
-import type { LegacyKeyResolver } from '../core/contract/services.js';
+import type { LegacyKeyResolution, LegacyKeyResolver, OnBehalfOf } from '../core/contract/services.js';
 import { createMemoryStore } from './cache/memory-store.js';
 
 export interface LegacyKeyResolverOptions {
@@ -24,34 +24,42 @@ export function createLegacyKeyResolver(options: LegacyKeyResolverOptions): Lega
   const prefixes = Object.entries(options.prefixes).sort(([a], [b]) => b.length - a.length);
   const store = options.store ?? createMemoryStore({ size: options.cacheSize });
 
+  const fromCache = (cached: string): LegacyKeyResolution | undefined => (cached === NOT_FOUND ? undefined : { workbookId: cached, via: 'backend' });
+
+  /** The shared store, then the backend. */
+  async function lookUp(key: string, cacheKey: string, ctx: OnBehalfOf): Promise<LegacyKeyResolution | undefined> {
+    const [cached] = await store.getMany([cacheKey]);
+    if (cached !== undefined) return fromCache(cached);
+    try {
+      const answer = await ctx.callBackend('resolveLegacyKey', { key });
+      const workbookId = answer.workbookId;
+      if (typeof workbookId !== 'string' || !workbookId) {
+        throw new GatewayError('UPSTREAM_UNAVAILABLE', 'the backend answered resolveLegacyKey without a workbookId', {
+          reason: 'resolveLegacyKey answer without workbookId',
+        });
+      }
+      await store.set(cacheKey, workbookId, options.cacheTtlMs);
+      return { workbookId, via: 'backend' };
+    } catch (e) {
+      // "No such key" is a 404 with the backend's JSON error body; a bare or HTML 404 is a refusal like any other.
+      // Negative answers are cached too, so a stream of unknown keys does not hammer the backend.
+      if (e instanceof BackendCallError && e.status === 404 && e.body !== undefined) {
+        await store.set(cacheKey, NOT_FOUND, options.notFoundTtlMs);
+        return undefined;
+      }
+      throw e;
+    }
+  }
+
   return {
-    async resolve(key, ctx) {
+    resolve(key, ctx) {
       for (const [prefix, workbookId] of prefixes) {
         if (key.startsWith(prefix)) return { workbookId, via: 'config' };
       }
       // Per caller: what a key resolves to may depend on who asks.
       const cacheKey = `${ctx.principal}\0${key}`;
-      const [cached] = await store.getMany([cacheKey]);
-      if (cached !== undefined) return cached === NOT_FOUND ? undefined : { workbookId: cached, via: 'backend' };
-      try {
-        const answer = await ctx.callBackend('resolveLegacyKey', { key });
-        const workbookId = answer.workbookId;
-        if (typeof workbookId !== 'string' || !workbookId) {
-          throw new GatewayError('UPSTREAM_UNAVAILABLE', 'the backend answered resolveLegacyKey without a workbookId', {
-            reason: 'resolveLegacyKey answer without workbookId',
-          });
-        }
-        await store.set(cacheKey, workbookId, options.cacheTtlMs);
-        return { workbookId, via: 'backend' };
-      } catch (e) {
-        // "No such key" is a 404 with the backend's JSON error body; a bare or HTML 404 is a refusal like any other.
-        // Negative answers are cached too, so a stream of unknown keys does not hammer the backend.
-        if (e instanceof BackendCallError && e.status === 404 && e.body !== undefined) {
-          await store.set(cacheKey, NOT_FOUND, options.notFoundTtlMs);
-          return undefined;
-        }
-        throw e;
-      }
+      const cached = store.peek(cacheKey);
+      return cached !== undefined ? fromCache(cached) : lookUp(key, cacheKey, ctx);
     },
   };
 }

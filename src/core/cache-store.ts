@@ -5,6 +5,8 @@
 export interface CacheStore {
   /** The values of `keys`, in order; undefined where absent, expired or unreadable. */
   getMany(keys: readonly string[]): Promise<ReadonlyArray<string | undefined>>;
+  /** The value when this process holds it now, without a promise (no shared-store round trip); undefined otherwise. */
+  peek(key: string): string | undefined;
   /** Stores `value` for `ttlMs`; resolves once stored or given up on. */
   set(key: string, value: string, ttlMs: number): Promise<void>;
 }

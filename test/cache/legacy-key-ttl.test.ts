@@ -37,3 +37,35 @@ describe('legacy-key lookups, found and not found, each with its TTL', () => {
     expect(asked).toEqual(['reports/known', 'reports/new', 'reports/new']);
   });
 });
+
+describe('legacy-key lookups this process knows', () => {
+  it('answer at once, without a promise, from the prefix mapping and from the local cache; unknown keys go to the backend', async () => {
+    const resolver = createLegacyKeyResolver({
+      prefixes: { 'legacy/finance/': 'wb_fin' },
+      cacheSize: 10,
+      cacheTtlMs: 600_000,
+      notFoundTtlMs: 60_000,
+    });
+    let calls = 0;
+    const ctx: MigrationContext = {
+      clientVersion: 1,
+      principal: 'caller',
+      state: new Map(),
+      services: NO_SERVICES,
+      callBackend: async () => {
+        calls++;
+        return { workbookId: 'wb_2' };
+      },
+    };
+    expect(resolver.resolve('legacy/finance/q1', ctx)).toEqual({ workbookId: 'wb_fin', via: 'config' });
+    const first = resolver.resolve('reports/q2', ctx);
+    expect(first).toBeInstanceOf(Promise);
+    expect(await first).toEqual({ workbookId: 'wb_2', via: 'backend' });
+    expect(resolver.resolve('reports/q2', ctx)).toEqual({ workbookId: 'wb_2', via: 'backend' });
+    // Another caller does not share the first one's entry.
+    const other = resolver.resolve('reports/q2', { ...ctx, principal: 'other' });
+    expect(other).toBeInstanceOf(Promise);
+    await other;
+    expect(calls).toBe(2);
+  });
+});

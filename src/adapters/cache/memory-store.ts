@@ -4,8 +4,6 @@ import { LRUCache } from 'lru-cache';
 import type { CacheStore } from '../../core/cache-store.js';
 
 export interface MemoryStore extends CacheStore {
-  /** The value of `key` now, without a promise (for the local tier's fast path). */
-  peek(key: string): string | undefined;
   /** Stores `value` for `ttlMs` now. */
   put(key: string, value: string, ttlMs: number): void;
 }

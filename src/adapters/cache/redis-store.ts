@@ -34,6 +34,7 @@ export function createRedisStore(options: RedisStoreOptions): CacheStore {
   const remoteKey = (key: string) => redisKey(keyPrefix, namespace, key);
 
   return {
+    peek: local.peek,
     async getMany(keys) {
       const values: (string | undefined)[] = keys.map(local.peek);
       const missing: number[] = [];

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { custom, object, omit, request } from '../../core/contract/builders.js';
 import { GatewayError } from '../../core/errors.js';
+import type { LegacyKeyResolution } from '../../core/contract/services.js';
 import type { CustomChange, Json, MethodSpec, MigrationContext } from '../../core/contract/types.js';
 import { reportMethodsV1 } from '../v1/reports.js';
 
@@ -45,10 +46,15 @@ export const reportMethodsV2: Record<string, MethodSpec> = {
 };
 
 /** A v1 `key` → the workbook holding it, through the operator's prefixes or the backend (ctx.services.legacyKeys). */
-async function keyToWorkbook(body: Json, ctx: MigrationContext): Promise<Json> {
+function keyToWorkbook(body: Json, ctx: MigrationContext): Json | Promise<Json> {
   const key = body.key;
   if (typeof key !== 'string') return body;
-  const found = await ctx.services.legacyKeys.resolve(key, ctx);
+  // Known keys resolve at once (no promise): the common case costs no await.
+  const found = ctx.services.legacyKeys.resolve(key, ctx);
+  return found instanceof Promise ? found.then((f) => withWorkbook(body, key, f)) : withWorkbook(body, key, found);
+}
+
+function withWorkbook(body: Json, key: string, found: LegacyKeyResolution | undefined): Json {
   if (!found) {
     throw new GatewayError('VERSION_TRANSLATION_FAILED', `no workbook holds the legacy key "${key}"`, {
       field: 'key',

@@ -6,9 +6,17 @@ export interface OnBehalfOf {
   readonly callBackend: (method: string, body: Record<string, unknown>) => Promise<Record<string, unknown>>;
 }
 
+export interface LegacyKeyResolution {
+  readonly workbookId: string;
+  readonly via: 'config' | 'backend';
+}
+
 export interface LegacyKeyResolver {
-  /** The workbook id for a v1 report key: the operator's prefix mapping first, then a backend lookup; undefined if none. */
-  resolve(key: string, ctx: OnBehalfOf): Promise<{ workbookId: string; via: 'config' | 'backend' } | undefined>;
+  /**
+   * The workbook id for a v1 report key: the operator's prefix mapping first, then a backend lookup; undefined if none.
+   * Answers at once (no promise) when the mapping or this process's cache knows the key.
+   */
+  resolve(key: string, ctx: OnBehalfOf): LegacyKeyResolution | undefined | Promise<LegacyKeyResolution | undefined>;
 }
 
 /** Page tokens by key (caller, query and position); what a key means is the page-walk's business. */
