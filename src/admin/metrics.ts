@@ -1,7 +1,8 @@
 // Prometheus metrics (prom-client): traffic by version/method/status, latencies, translation, upstream
 // errors, config reloads, the shared cache's troubles, and who still calls deprecated versions.
 
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
+import { RouteHistogram, type RouteSeries } from './route-histogram.js';
 
 export interface RequestRecord {
   readonly version: number | undefined;
@@ -44,27 +45,15 @@ export function createMetrics(options: { maxClients: number; defaultMetrics?: bo
     labelNames: ['version', 'method', 'status'] as const,
     registers: [registry],
   });
-  const duration = new Histogram({
-    name: 'dlgw_request_duration_seconds',
-    help: 'Time from request to the end of the response, by API version and method',
-    labelNames: ['version', 'method'] as const,
-    buckets: SECONDS,
-    registers: [registry],
-  });
-  const upstream = new Histogram({
-    name: 'dlgw_upstream_duration_seconds',
-    help: 'Time the backend took to start answering, by API version and method',
-    labelNames: ['version', 'method'] as const,
-    buckets: SECONDS,
-    registers: [registry],
-  });
-  const translation = new Histogram({
-    name: 'dlgw_translation_duration_seconds',
-    help: 'Time spent migrating old-version requests up (lookups included), by API version and method',
-    labelNames: ['version', 'method'] as const,
-    buckets: SECONDS,
-    registers: [registry],
-  });
+  // The request path's latencies by version and method (route-histogram.ts: no label hashing per observation).
+  const duration = new RouteHistogram('dlgw_request_duration_seconds', 'Time from request to the end of the response, by API version and method', SECONDS, registry);
+  const upstream = new RouteHistogram('dlgw_upstream_duration_seconds', 'Time the backend took to start answering, by API version and method', SECONDS, registry);
+  const translation = new RouteHistogram(
+    'dlgw_translation_duration_seconds',
+    'Time spent migrating old-version requests up (lookups included), by API version and method',
+    SECONDS,
+    registry,
+  );
   const upstreamErrors = new Counter({
     name: 'dlgw_upstream_errors_total',
     help: 'Requests answered 502/504 because the backend failed, by error code',
@@ -118,17 +107,16 @@ export function createMetrics(options: { maxClients: number; defaultMetrics?: bo
 
   // prom-client hashes a label object on every call; on the hot path, keep the labelled children instead.
   // Label values are bounded (contract versions and method names, HTTP statuses), so the maps are too.
-  type Child = ReturnType<typeof duration.labels>;
-  const byRoute = new Map<string, { duration: Child; upstream: Child; translation: Child }>();
+  const byRoute = new Map<string, { duration: RouteSeries; upstream: RouteSeries; translation: RouteSeries }>();
   const byOutcome = new Map<string, ReturnType<typeof requests.labels>>();
   const route = (version: string, method: string) => {
     const key = `${version} ${method}`;
     let children = byRoute.get(key);
     if (!children) {
       children = {
-        duration: duration.labels(version, method),
-        upstream: upstream.labels(version, method),
-        translation: translation.labels(version, method),
+        duration: duration.series(version, method),
+        upstream: upstream.series(version, method),
+        translation: translation.series(version, method),
       };
       byRoute.set(key, children);
     }
