@@ -200,6 +200,26 @@ async function createBackendReport(backendUrl: string, clientVersion: number | u
   return res.json.id as string;
 }
 
+const ROW_ORDER = [
+  'backend',
+  'bare-proxy',
+  'gw-latest',
+  'cmp-latest',
+  'gw-v1-get',
+  'cmp-v1-get',
+  'hpm-proxy',
+  'nginx',
+  'bare-create',
+  'gw-v1-create',
+  'cmp-v1-create',
+  'bare-get',
+  'gw-passthrough-get',
+  'bare-page',
+  'gw-v1-page',
+  'gw-v1-page-walk',
+  'gw-v1-page-redis',
+];
+
 function makeTargets(
   urls: { backend: string; bare: string; hpm: string; gateway: string; gatewayRedis?: string | undefined; nginx?: string | undefined; compare?: string | undefined },
   reportId: string,
@@ -296,7 +316,13 @@ function makeTargets(
       body: JSON.stringify({ page: V1_PAGE, pageSize: V1_PAGE_SIZE }),
     });
   }
-  return targets;
+  // Each floor right before the rows compared with it: a row's CPU ratio is read from rounds seconds apart, not a
+  // minute apart (the machine's other load drifts in between).
+  const rank = (name: string) => {
+    const i = ROW_ORDER.indexOf(name);
+    return i < 0 ? ROW_ORDER.length : i;
+  };
+  return targets.sort((a, b) => rank(a.name) - rank(b.name));
 }
 
 /** One request per target before measuring: 200, and the shape each row is meant to exercise. */
