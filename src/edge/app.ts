@@ -3,14 +3,17 @@
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import type { GatewayError } from '../core/errors.js';
 import { createDiscoveryApp } from './discovery.js';
 import { onExchangeEnd } from './exchange-end.js';
 import { requestIdOf } from './headers.js';
+import { malformedHead } from './request-head.js';
 import { listen } from '../net/listen.js';
 import { endpointNotFound } from './not-found.js';
 import { answerNodeRefusals } from './node-answers.js';
 import { sendProblem } from './problem.js';
 import { routeOf } from './routes.js';
+import { refuseOnSocket } from './socket-answer.js';
 import { handleRpc } from './rpc.js';
 import type { Runtime } from './generation.js';
 import { Unanswered } from './unanswered.js';
@@ -58,6 +61,12 @@ export function createPublicServer(
       res.setHeader('connection', 'close');
       res.once('finish', () => server.closeIdleConnections());
     } else unanswered.add(res);
+    const malformed = malformedHead(req);
+    if (malformed) {
+      refuseHead(req, res, malformed);
+      unanswered.delete(res);
+      return;
+    }
     // /rpc's call takes the answer off the list when its exchange ends (one end watch per request).
     if (isRpc(req)) handleRpc(current, req, res, unanswered);
     else {
@@ -77,6 +86,11 @@ export function createPublicServer(
   // Upgraded connections (WebSockets through pass-through): cut when a shutdown's drain time is over.
   const tunnels = new Set<Socket>();
   const onUpgrade = (req: IncomingMessage, socket: Socket, head: Buffer) => {
+    const malformed = malformedHead(req);
+    if (malformed) {
+      refuseOnSocket(socket, malformed, requestIdOf(req.headers));
+      return;
+    }
     const rt = current;
     const url = req.url ?? '';
     const passes =
@@ -104,7 +118,7 @@ export function createPublicServer(
   // Expect: 100-continue: /rpc sends the 100 once the request's head passed every check (so a refused
   // upload is never sent); other routes get it at once.
   server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
-    if (!isRpc(req)) res.writeContinue();
+    if (!isRpc(req) && !malformedHead(req)) res.writeContinue();
     listener(req, res);
   });
   server.on('upgrade', onUpgrade);
@@ -150,4 +164,12 @@ function notFound(req: IncomingMessage, res: ServerResponse): void {
   const requestId = requestIdOf(req.headers);
   res.setHeader('x-request-id', requestId);
   sendProblem(res, endpointNotFound((req.url ?? '').split('?', 1)[0]!), requestId);
+}
+
+/** A head refused before routing: the problem answer, and the connection closed (what follows may be read askew). */
+function refuseHead(req: IncomingMessage, res: ServerResponse, error: GatewayError): void {
+  const requestId = requestIdOf(req.headers);
+  res.setHeader('x-request-id', requestId);
+  res.setHeader('connection', 'close');
+  sendProblem(res, error, requestId);
 }

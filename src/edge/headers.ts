@@ -31,6 +31,14 @@ export const OWNED_UPSTREAM = new Set([
   'x-forwarded-port',
   'x-forwarded-prefix',
   'x-real-ip',
+  // Servers and frameworks that route by these instead of the request-target (IIS URL Rewrite, Symfony and Laminas
+  // read X-Original-URL and X-Rewrite-URL; Traefik's X-Forwarded-Uri, nginx setups' X-Original-URI, Envoy's
+  // X-Envoy-Original-Path): a client's copy would route the backend past what the gateway checked.
+  'x-original-url',
+  'x-rewrite-url',
+  'x-original-uri',
+  'x-forwarded-uri',
+  'x-envoy-original-path',
 ]);
 
 const NONE: readonly string[] = Object.freeze([]);

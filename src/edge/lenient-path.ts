@@ -58,6 +58,8 @@ export function lenientPaths(url: string): readonly string[] | undefined {
   for (const times of [1, 3]) {
     const decoded = decode(path, times).replace(/\\/g, '/');
     if (decoded.startsWith('//')) return undefined;
+    // Servers that route before (or without) resolving dot segments read the path as it is.
+    readings.add(decoded.replace(/\/{2,}/g, '/').toLowerCase());
     for (const segments of [
       decoded.split('/').map(cleanSegment),
       decoded.split('/'),

@@ -1,0 +1,140 @@
+// Request-targets generated from the RFC 3986 / RFC 9112 grammar (pchar, pct-encoded, query) and the printable
+// characters outside it, sent raw to a gateway with pass-through on: whatever reading a backend makes of a
+// forwarded target (the raw path, a WHATWG URL parser's, percent-decoded, lower-cased), it never lands on /rpc or
+// on an excluded prefix. A target with `#` gets 400 (a list of spellings missed it: WHATWG parsers cut there).
+// Also: headers that route a backend instead of the target never go through, and two Host fields get 400.
+
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectProblem } from '../helpers/http.js';
+import { head, post, rawExchange } from '../helpers/raw-socket.js';
+import { startStack, type Stack } from '../helpers/stack.js';
+import { startWebUpstream, type WebUpstream } from '../helpers/web-upstream.js';
+
+const EXCLUDED = ['/metrics', '/internal/admin'];
+const KEPT_AWAY = ['/rpc', ...EXCLUDED];
+
+let web: WebUpstream;
+let stack: Stack;
+beforeAll(async () => {
+  web = await startWebUpstream();
+  stack = await startStack({ upstreamUrl: web.url, config: { passthrough: { enabled: true, exclude: EXCLUDED } } });
+});
+afterAll(async () => {
+  await stack?.close();
+  await web?.close();
+});
+
+const hex = (n: number) => `%${n.toString(16).padStart(2, '0')}`;
+const UNRESERVED = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~';
+const SUB_DELIMS = "!$&'()*+,;=";
+/** Printable ASCII outside pchar, `/` and `?`: what lax clients send raw and parsers disagree on. */
+const OUTSIDE = '#"<>[]\\^`{|}%';
+
+const pchar = fc.oneof(
+  { weight: 6, arbitrary: fc.constantFrom(...`${UNRESERVED}${SUB_DELIMS}:@`) },
+  { weight: 2, arbitrary: fc.integer({ min: 0x21, max: 0x7e }).map(hex) },
+  { weight: 1, arbitrary: fc.constantFrom('%2f', '%2F', '%2e', '%23', '%3f', '%5c', '%252f', '%00') },
+);
+const segment = fc.oneof(
+  { weight: 3, arbitrary: fc.constantFrom('rpc', 'RPC', 'metrics', 'internal', 'admin', 'assets', '.', '..', '') },
+  { weight: 3, arbitrary: fc.array(pchar, { maxLength: 6 }).map((cs) => cs.join('')) },
+  { weight: 2, arbitrary: fc.tuple(fc.array(pchar, { maxLength: 3 }), fc.constantFrom(...OUTSIDE), fc.array(pchar, { maxLength: 3 })).map(([a, o, b]) => `${a.join('')}${o}${b.join('')}`) },
+);
+const target = fc
+  .tuple(
+    fc.array(segment, { minLength: 1, maxLength: 5 }),
+    fc.option(fc.array(fc.oneof(pchar, fc.constantFrom('/', '?', '#')), { maxLength: 6 }).map((cs) => cs.join(''))),
+  )
+  .map(([segments, query]) => `/${segments.join('/')}${query === null ? '' : `?${query}`}`);
+
+/** The paths a backend may route a forwarded target by. */
+function readings(url: string): string[] {
+  const out = new Set<string>();
+  const raw = url.split(/[?#]/, 1)[0] as string;
+  for (const path of [raw, new URL(url, 'http://backend').pathname]) {
+    out.add(path);
+    try {
+      out.add(decodeURIComponent(path));
+    } catch {
+      // a malformed escape: the raw reading stands
+    }
+  }
+  return [...out].map((p) => p.toLowerCase().replace(/\\/g, '/').replace(/\/+/g, '/'));
+}
+const keptAway = (path: string) => KEPT_AWAY.some((p) => path === p || path.startsWith(`${p}/`));
+
+async function get(path: string, headers: readonly (readonly [string, string])[] = [['host', '127.0.0.1']]) {
+  const result = await rawExchange(stack.url, [Buffer.from(head(`GET ${path} HTTP/1.1`, [...headers, ['connection', 'close']]), 'latin1')], {
+    deadlineMs: 5_000,
+  });
+  expect(result.closedBy).not.toBe('deadline');
+  return result.responses[0];
+}
+
+describe('request-targets from the grammar', () => {
+  it('never reach /rpc or an excluded prefix, however the backend reads them; a "#" gets 400', async () => {
+    await fc.assert(
+      fc.asyncProperty(target, async (url) => {
+        const before = web.requests.length;
+        const res = await get(url);
+        const seen = web.requests.slice(before);
+        for (const request of seen) for (const path of readings(request.url)) expect(keptAway(path), `${url} reached the backend as ${request.url}`).toBe(false);
+        if (url.includes('#')) {
+          expect(res?.status, url).toBe(400);
+          expect(seen).toEqual([]);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it.each(['/metrics#x', '/internal/admin#/', '/assets#/../rpc/getWorkbook'])('refuses %s with 400 MALFORMED_REQUEST, forwarding nothing', async (url) => {
+    const before = web.requests.length;
+    const res = await get(url);
+    expect(res?.status).toBe(400);
+    expect(res?.body).toMatchObject({ code: 'MALFORMED_REQUEST', details: { reason: 'fragment-in-target' } });
+    expect(web.requests.slice(before)).toEqual([]);
+  });
+
+  it('refuses POST /rpc#/getWorkbook with 400, forwarding nothing', async () => {
+    const before = web.requests.length;
+    const body = '{"workbookId":"wb_1"}';
+    const result = await rawExchange(stack.url, [post('/rpc#/getWorkbook', body, [['x-dl-api-version', 'latest'], ['connection', 'close']])], { deadlineMs: 5_000 });
+    expect(result.responses[0]?.status).toBe(400);
+    expect(result.responses[0]?.body?.code).toBe('MALFORMED_REQUEST');
+    expect(web.requests.slice(before)).toEqual([]);
+  });
+});
+
+describe('headers that route a backend past the request-target', () => {
+  const ROUTING = ['x-original-url', 'x-rewrite-url', 'x-original-uri', 'x-forwarded-uri', 'x-envoy-original-path'];
+  it('never reach the backend, on pass-through and on /rpc', async () => {
+    const before = web.requests.length;
+    const headers = ROUTING.map((name) => [name, '/rpc/deleteWorkbook'] as const);
+    await get('/assets/app.css', [['host', '127.0.0.1'], ...headers]);
+    await rawExchange(stack.url, [post('/rpc/getWorkbook', '{"workbookId":"wb_1"}', [['x-dl-api-version', 'latest'], ['connection', 'close'], ...headers])], { deadlineMs: 5_000 });
+    const seen = web.requests.slice(before);
+    expect(seen.map((r) => r.url)).toEqual(['/assets/app.css', '/rpc/getWorkbook']);
+    for (const request of seen) for (const name of ROUTING) expect(request.headers[name], `${name} on ${request.url}`).toBeUndefined();
+  });
+});
+
+describe('two Host fields', () => {
+  it.each(['/assets/app.css', '/versions'])('get 400 on %s, forwarding nothing', async (url) => {
+    const before = web.requests.length;
+    const res = await get(url, [['host', '127.0.0.1'], ['Host', 'evil.example']]);
+    expect(res?.status).toBe(400);
+    expect(res?.body).toMatchObject({ code: 'MALFORMED_REQUEST', details: { reason: 'duplicate-host' } });
+    expect(web.requests.slice(before)).toEqual([]);
+  });
+
+  it('get 400 on /rpc, forwarding nothing', async () => {
+    const before = web.requests.length;
+    const result = await rawExchange(stack.url, [post('/rpc/getWorkbook', '{"workbookId":"wb_1"}', [['host', '127.0.0.1'], ['host', 'other'], ['x-dl-api-version', 'latest'], ['connection', 'close']])], { deadlineMs: 5_000 });
+    const res = result.responses[0];
+    expect(res?.status).toBe(400);
+    expectProblem({ status: res!.status, headers: res!.headers as never, body: res!.body, text: res!.bodyText } as never, 400, 'MALFORMED_REQUEST');
+    expect(web.requests.slice(before)).toEqual([]);
+  });
+});
