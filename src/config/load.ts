@@ -127,36 +127,19 @@ export function contractProblems(calendar: Calendar, contractVersions: readonly 
   return problems;
 }
 
-/** Validates an already-parsed document (YAML/JSON object); with `check.contractVersions`, against the contract too. */
-export function parseConfig(document: unknown, env: Env = {}, source = '(inline)', check: ConfigCheck = {}): LoadedConfig {
-  if (document === null || typeof document !== 'object' || Array.isArray(document)) {
-    throw new ConfigError(source, ['(root): expected a mapping of settings']);
-  }
-  const applied = applyEnv(document as Record<string, unknown>, env);
-  if (applied.problems.length) throw new ConfigError(source, applied.problems);
-  const result = configSchema.safeParse(applied.document);
-  if (!result.success) throw new ConfigError(source, formatIssues(result.error, applied.fromEnv));
-  const config = result.data;
-  if (config.limits.headersTimeoutMs > config.limits.requestTimeoutMs) {
-    throw new ConfigError(source, ['limits.headersTimeoutMs: must not exceed limits.requestTimeoutMs']);
-  }
+/** The calendar's own checks: versions listed once, dates in order, and (with `contractVersions`) the contract's versions. */
+function calendarProblems(lifecycle: GatewayConfig['lifecycle'], contractVersions: readonly number[] | undefined): { calendar?: Calendar; problems: string[] } {
+  const problems: string[] = [];
   const seen = new Set<number>();
-  for (const [i, v] of config.lifecycle.versions.entries()) {
-    if (seen.has(v.version)) throw new ConfigError(source, [`lifecycle.versions.${i}.version: version ${v.version} is listed twice`]);
+  for (const [i, v] of lifecycle.versions.entries()) {
+    if (seen.has(v.version)) problems.push(`lifecycle.versions.${i}.version: version ${v.version} is listed twice`);
     seen.add(v.version);
   }
-  const { token: adminToken, problem: tokenProblem } = adminTokenOf(config, env);
-  if (tokenProblem) throw new ConfigError(source, [tokenProblem]);
-  if (config.admin.enabled && !LOOPBACK.test(config.admin.host) && !adminToken) {
-    const culprit = applied.fromEnv.get('admin.host') ?? 'admin.host';
-    throw new ConfigError(source, [
-      `${culprit}: ${config.admin.host} is beyond loopback, so POST /reload needs a token: set ADMIN_TOKEN_FILE (or ADMIN_TOKEN, or admin.tokenFile)`,
-    ]);
-  }
+  if (problems.length) return { problems };
   let calendar: Calendar;
   try {
     calendar = buildCalendar(
-      config.lifecycle.versions.map((v) => ({
+      lifecycle.versions.map((v) => ({
         version: v.version,
         releasedAt: v.released,
         ...(v.sunset && { sunsetAt: v.sunset }),
@@ -164,15 +147,43 @@ export function parseConfig(document: unknown, env: Env = {}, source = '(inline)
         brownouts: v.brownouts,
         brownoutShare: v.brownoutShare,
       })),
-      config.lifecycle.supportWindowDays,
+      lifecycle.supportWindowDays,
     );
   } catch (e) {
-    throw new ConfigError(source, [`lifecycle.versions: ${(e as Error).message}`]);
+    return { problems: [`lifecycle.versions: ${(e as Error).message}`] };
   }
-  if (check.contractVersions) {
-    const problems = contractProblems(calendar, check.contractVersions);
-    if (problems.length) throw new ConfigError(source, problems);
+  return { calendar, problems: contractVersions ? contractProblems(calendar, contractVersions) : [] };
+}
+
+/**
+ * Validates an already-parsed document (YAML/JSON object); with `check.contractVersions`, against the contract too.
+ * Every mistake is named in one go: the calendar is checked even when other keys are wrong.
+ */
+export function parseConfig(document: unknown, env: Env = {}, source = '(inline)', check: ConfigCheck = {}): LoadedConfig {
+  if (document === null || typeof document !== 'object' || Array.isArray(document)) {
+    throw new ConfigError(source, ['(root): expected a mapping of settings']);
   }
+  const applied = applyEnv(document as Record<string, unknown>, env);
+  const problems = [...applied.problems];
+  const result = configSchema.safeParse(applied.document);
+  if (!result.success) problems.push(...formatIssues(result.error, applied.fromEnv));
+  const lifecycle = result.success ? { success: true as const, data: result.data.lifecycle } : configSchema.shape.lifecycle.safeParse(applied.document.lifecycle);
+  const { calendar, problems: calendarIssues } = lifecycle.success ? calendarProblems(lifecycle.data, check.contractVersions) : { problems: [] };
+  problems.push(...calendarIssues);
+  if (!result.success || !calendar) throw new ConfigError(source, problems);
+  const config = result.data;
+  if (config.limits.headersTimeoutMs > config.limits.requestTimeoutMs) {
+    problems.push('limits.headersTimeoutMs: must not exceed limits.requestTimeoutMs');
+  }
+  const { token: adminToken, problem: tokenProblem } = adminTokenOf(config, env);
+  if (tokenProblem) problems.push(tokenProblem);
+  else if (config.admin.enabled && !LOOPBACK.test(config.admin.host) && !adminToken) {
+    const culprit = applied.fromEnv.get('admin.host') ?? 'admin.host';
+    problems.push(
+      `${culprit}: ${config.admin.host} is beyond loopback, so POST /reload needs a token: set ADMIN_TOKEN_FILE (or ADMIN_TOKEN, or admin.tokenFile)`,
+    );
+  }
+  if (problems.length) throw new ConfigError(source, problems);
   return Object.freeze({ config: deepFreeze(config), calendar, source, ...(adminToken && { adminToken }) });
 }
 

@@ -104,7 +104,12 @@ export const configSchema = z.strictObject({
   upstream: z
     .strictObject({
       /** A base URL of the latest-only backend, or "embedded" to start the reference backend in-process. */
-      url: z.union([z.literal('embedded'), z.url({ protocol: /^https?$/ })]).default('embedded'),
+      url: z
+        .string()
+        .refine((v) => v === 'embedded' || /^https?:\/\/[^/?#\s]/i.test(v) && URL.canParse(v), {
+          error: (issue) => `must be "embedded" or the backend's http(s) base URL, e.g. http://backend:8080 (got ${JSON.stringify(String(issue.input).slice(0, 80))})`,
+        })
+        .default('embedded'),
       timeoutMs: z.number().int().positive().default(DEFAULTS.upstreamTimeoutMs),
       maxSockets: z.number().int().positive().default(DEFAULTS.upstreamMaxSockets),
       keepAliveMs: z.number().int().positive().default(DEFAULTS.upstreamKeepAliveMs),

@@ -99,6 +99,26 @@ describe.skipIf(!available)('the API reference pages in a browser', { timeout: 6
     await page.close();
   });
 
+  it('a deprecated version keeps its operations legible: full opacity, a dark badge with white text, the path not struck', async () => {
+    const page = await open('/1/');
+    const operation = page.locator('#operations-Entries-getEntries');
+    const style = await operation.evaluate((el) => {
+      const badge = el.querySelector('.opblock-summary-method') as HTMLElement;
+      const path = el.querySelector('.opblock-summary-path__deprecated, .opblock-summary-path') as HTMLElement;
+      return {
+        deprecated: el.classList.contains('opblock-deprecated'),
+        opacity: getComputedStyle(el).opacity,
+        badge: [getComputedStyle(badge).backgroundColor, getComputedStyle(badge).color],
+        strike: getComputedStyle(path).textDecorationLine,
+      };
+    });
+    expect(style.deprecated).toBe(true);
+    expect(style.opacity).toBe('1');
+    expect(style.badge).toEqual(['rgb(92, 92, 92)', 'rgb(255, 255, 255)']);
+    expect(style.strike).toBe('none');
+    await page.close();
+  });
+
   it('v2: has no lifecycle notice, shows getEntries with `pageToken`, and Try it out answers 200', async () => {
     const page = await open('/2/');
     expect(await page.locator('.dlgw-banner').count()).toBe(0);

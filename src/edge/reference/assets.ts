@@ -44,6 +44,11 @@ const STYLE = `body { margin: 0; font-family: sans-serif; }
 .dlgw-banner a { color: inherit; }
 .dlgw-nav { padding: 8px 20px; font-size: 14px; border-bottom: 1px solid #ddd; }
 .dlgw-nav a { margin-right: 12px; }
+/* Swagger UI greys deprecated operations (opacity .6, a pale badge with white text): on a deprecated version every
+   operation is, and the banner says so, so keep them legible: full opacity, a dark badge, the path not struck. */
+.swagger-ui .opblock.opblock-deprecated { opacity: 1; border-color: #8a8a8a; }
+.swagger-ui .opblock.opblock-deprecated .opblock-summary-method { background: #5c5c5c; color: #fff; }
+.swagger-ui .opblock .opblock-summary-path__deprecated { text-decoration: none; color: #3b4151; }
 `;
 
 let cache: ReadonlyMap<string, Asset> | undefined;
