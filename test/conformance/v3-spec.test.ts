@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shippedContract } from '../../src/contract/index.js';
 import { HEAD } from '../helpers/calendar.js';
 import { rpc, startStack, type Stack } from '../helpers/stack.js';
-import { EXCLUDED, SCENARIO, SPEC_PATH_COUNT, SPEC_VERSION, initialMade, type Made, type SpecStep } from './v3-spec/index.js';
+import { EXCLUDED, KNOWN_CONTRACT_GAPS, SCENARIO, SPEC_PATH_COUNT, SPEC_VERSION, initialMade, type Made, type SpecStep } from './v3-spec/index.js';
 
 const headMethods = shippedContract.versions.find((v) => v.version === HEAD)!.methods;
 
@@ -57,7 +57,9 @@ describe('the real version-3 spec', () => {
         it.skip(`${name} [skipped: ${reason}]`, () => {});
         return;
       }
-      it(name, async (ctx) => {
+      const gap = KNOWN_CONTRACT_GAPS[step.method];
+      const run = gap === undefined ? it : it.fails;
+      run(gap === undefined ? name : `${name} [known contract gap, expected to fail until fixed: ${gap}]`, async (ctx) => {
         let body: unknown;
         try {
           body = step.body(made);

@@ -1,5 +1,6 @@
 // Folders and their permissions (tags Folder, Permissions): a folder made under the scenario's folder key, the QL
-// chart moved into it, permissions read, granted and checked in bulk, subjects suggested and listed.
+// chart (an entry in a folder) moved into it, its permissions read and changed, permissions checked in bulk,
+// subjects suggested and listed.
 // Components: CreateFolderArgs/Result, MoveEntryArgs/MoveEntryResult (moveFolderEntry's, read from the v2 index:
 // its v3 path was not read), DeleteFolderArgs, DlsSuggestArgs/Result, DlsPermissionUnit, GetPermissionsArgs/Result,
 // ModifyPermissionsArgs/Result, AccessExtBatchListMembersArgs/Result, AccessExtSubjectClaims,
@@ -83,7 +84,7 @@ export const folderSteps: Family = [
     method: 'getPermissions',
     request: 'GetPermissionsArgs',
     response: 'GetPermissionsResult',
-    body: (made) => ({ entryId: made.folder }),
+    body: (made) => ({ entryId: made.qlChart }),
     answer: GetPermissionsResult,
   },
   {
@@ -91,7 +92,7 @@ export const folderSteps: Family = [
     request: 'ModifyPermissionsArgs',
     response: 'ModifyPermissionsResult',
     body: (made) => ({
-      entryId: made.folder,
+      entryId: made.qlChart,
       checkType: 'straight',
       nested: true,
       body: {
