@@ -4,14 +4,18 @@
 // DeleteWizardChartArgs, WizardV1ConfigSchema (its pivotTable visualization), EntryLocationIdentifiers.
 
 import { z } from 'zod';
-import { Empty, EntryPermissions, entryFields, loose, record } from './components.js';
+import { Empty, EntryPermissions, entryFields, loose } from './components.js';
 import type { Family } from './types.js';
 
-/**
- * WizardV1, the chart entry. Its full field list was not read from the spec (the component sits among 500 kB of
- * Wizard schemas); this checks the entry fields every V1 entry of the spec shares (EditorTableNode, ReportV1).
- */
-const WizardV1 = loose({ ...entryFields, scope: z.literal('widget'), type: z.string(), data: record });
+/** WizardV1: the chart entry; `version` is the entry format, 1; `data` is a WizardV1ConfigSchema. */
+const WizardV1 = loose({
+  ...entryFields,
+  scope: z.literal('widget'),
+  type: z.enum(['graph_wizard_node', 'table_wizard_node', 'ymap_wizard_node', 'metric_wizard_node', 'markup_wizard_node', 'timeseries_wizard_node', 'd3_wizard_node']).optional(),
+  version: z.literal(1),
+  // WizardV1ConfigSchema requires sources (with datasetsIds) and a visualization (each variant has a type).
+  data: loose({ sources: loose({ datasetsIds: z.array(z.string()) }), visualization: loose({ type: z.string() }) }),
+});
 
 const config = (datasetId: string, title: string) => ({
   sources: {
