@@ -48,6 +48,10 @@ describe('the real version-3 spec', () => {
     expect(stepped.size + Object.keys(EXCLUDED).length).toBe(SPEC_PATH_COUNT);
   });
 
+  it('has answer schemas that each refuse what no spec answer is (a bare string)', () => {
+    expect(SCENARIO.filter((s) => s.answer.safeParse('not an answer').success).map((s) => s.method)).toEqual([]);
+  });
+
   describe.sequential(`its scenario, called at the head version (${HEAD})`, () => {
     const made = madeIds();
     SCENARIO.forEach((step, i) => {
