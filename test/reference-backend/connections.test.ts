@@ -12,7 +12,14 @@ describe('connections', () => {
   it('serves the demo connection: its settings beside id, name and type', async () => {
     const r = await rpc(s.url, 'getConnection', { connectionId: 'ent_demo_04' });
     expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ id: 'ent_demo_04', name: 'connection-04', type: 'clickhouse', host: 'localhost', workbook_id: 'wb_demo_sandbox', version: 2 });
+    expect(r.body).toMatchObject({ id: 'ent_demo_04', name: 'connection-04', type: 'clickhouse', host: 'localhost', version: 2 });
+  });
+
+  it('never reads back a write-only setting, nor the workbook_id the real read schema does not name', async () => {
+    const created = await rpc(s.url, 'createConnection', { type: 'postgres', name: 'secret-pg', workbook_id: 'wb_demo_sandbox', host: 'db', port: 5432, password: 'p4ss', ssl_ca: 'PEM' });
+    const read = (await rpc(s.url, 'getConnection', { connectionId: created.body.id })).body;
+    expect(read).toMatchObject({ host: 'db', port: 5432, name: 'secret-pg' });
+    expect(Object.keys(read).filter((k) => ['password', 'ssl_ca', 'workbook_id'].includes(k))).toEqual([]);
   });
 
   it('creates a connection (answering its id), updates its settings and deletes it', async () => {

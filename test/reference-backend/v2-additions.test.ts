@@ -52,7 +52,9 @@ describe('entry locks', () => {
 describe('folders and permissions', () => {
   it('move an entry to another folder (a guarded write) and delete a folder with what it holds', async () => {
     const moved = await rpc(s.url, 'moveFolderEntry', { entryId: 'ent_f2', destination: 'reports/new/' });
-    expect(moved.body).toMatchObject({ key: 'reports/new/costs' });
+    expect(moved.body).toEqual([{ entryId: 'ent_f2', key: 'reports/new/costs', scope: 'widget', type: 'graph_node' }]);
+    const renamed = await rpc(s.url, 'moveFolderEntry', { entryId: 'ent_f2', destination: 'reports/new/', name: 'costs-2026' });
+    expect(renamed.body).toEqual([expect.objectContaining({ key: 'reports/new/costs-2026' })]);
     const deleted = await rpc(s.url, 'deleteFolder', { key: 'reports/old/' });
     expect(deleted.body.deletedEntryIds).toEqual(['ent_f1']);
     expect((await rpc(s.url, 'getEntries', { ids: ['ent_f1', 'ent_f2'] })).body.entries.map((e: { entryId: string }) => e.entryId)).toEqual(['ent_f2']);
@@ -64,11 +66,17 @@ describe('folders and permissions', () => {
     expect((await rpc(s.url, 'getEntries', { ids: ['ent_f2'] })).body.entries).toHaveLength(1);
   });
 
-  it('record grants and answer them, suggest subjects and list members', async () => {
-    const grants = [{ subject: 'bob@example.com', permission: 'read' }];
-    expect((await rpc(s.url, 'modifyPermissions', { entryId: 'ent_demo_01', grants })).body.grants).toEqual(grants);
-    expect((await rpc(s.url, 'getPermissions', { entryId: 'ent_demo_01' })).body).toMatchObject({ grants, permissions: { read: true } });
-    expect((await rpc(s.url, 'dlsSuggest', { search: 'ALICE' })).body.suggest).toEqual([expect.objectContaining({ subjectId: 'alice@example.com' })]);
-    expect((await rpc(s.url, 'batchListMembers', { subjectIds: ['alice@example.com'] })).body.members).toHaveProperty(['alice@example.com']);
+  it('record grants as a diff and answer them by ACL level, suggest subjects and list members', async () => {
+    const diff = { added: { acl_view: [{ subject: 'user:bob@example.com', comment: 'reads it' }], acl_edit: [{ subject: 'user:carol@example.com' }] } };
+    expect((await rpc(s.url, 'modifyPermissions', { entryId: 'ent_demo_01', body: { diff } })).body).toEqual({ result: 'ok' });
+    const changed = { modified: { acl_view: [{ subject: 'user:bob@example.com', new: { grantType: 'acl_adm', subject: 'user:bob@example.com' } }] }, removed: { acl_edit: [{ subject: 'user:carol@example.com' }] } };
+    expect((await rpc(s.url, 'modifyPermissions', { entryId: 'ent_demo_01', body: { diff: changed } })).body).toEqual({ result: 'ok' });
+    const read = (await rpc(s.url, 'getPermissions', { entryId: 'ent_demo_01' })).body;
+    expect(read).toMatchObject({ editable: true, pendingPermissions: { acl_view: [] } });
+    expect(read.permissions.acl_adm).toEqual([expect.objectContaining({ name: 'user:bob@example.com', kind: 'user', subject: expect.objectContaining({ title: 'bob@example.com' }) })]);
+    expect([read.permissions.acl_view, read.permissions.acl_edit]).toEqual([[], []]);
+    expect((await rpc(s.url, 'dlsSuggest', { searchText: 'ALICE' })).body).toEqual([expect.objectContaining({ name: 'alice@example.com', type: 'user' })]);
+    const members = (await rpc(s.url, 'batchListMembers', { search: 'alice', tabId: 'USER_ACCOUNT' })).body;
+    expect(members).toEqual({ members: [expect.objectContaining({ sub: 'alice@example.com', email: 'alice@example.com', subType: 'USER_ACCOUNT' })], nextPageToken: '' });
   });
 });

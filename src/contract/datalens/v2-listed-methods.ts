@@ -4,15 +4,18 @@
 // Source: github.com/yandex-cloud/docs, en/datalens/release-notes/api-changelog.md (names and purpose only).
 // Their arguments are open: the gateway checks only that the body is a JSON object and passes every field on.
 
+import { z } from 'zod';
 import type { MethodSpec } from '../../core/contract/types.js';
 import { answer, method, open } from './common.js';
 
-const passed = (description: string): MethodSpec => method(`${description} Arguments as the backend defines them.`, open({}), answer({}));
+const passed = (description: string, response: z.ZodType = answer({})): MethodSpec => method(`${description} Arguments as the backend defines them.`, open({}), response);
+/** A list answer: the real spec's MoveEntryResult and DlsSuggestResult are arrays (datalens-tech/datalens-sdk spec/yacloud.json). */
+const list = z.array(answer({}));
 
 export const folderMethods: Record<string, MethodSpec> = {
   deleteFolder: passed('Deletes a folder.'),
-  moveFolderEntry: passed('Moves an entry to another folder.'),
-  dlsSuggest: passed('Suggests subjects (users, groups) for folder permissions.'),
+  moveFolderEntry: passed('Moves an entry to another folder.', list),
+  dlsSuggest: passed('Suggests subjects (users, groups) for folder permissions.', list),
   getPermissions: passed('Returns the permissions set on a folder entry.'),
   modifyPermissions: passed('Grants or revokes permissions on a folder entry.'),
   batchListMembers: passed('Lists members of access subjects, several at once.'),

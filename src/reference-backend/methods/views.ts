@@ -168,15 +168,25 @@ export function datasetView(e: Entry): Json {
   };
 }
 
-/** A connection as the BI API reads it (ConnectionData): its settings at the top level beside id, name and its connector `type`. */
+/**
+ * Connector settings the real spec marks write-only (ConnectionCreate/ConnectionRead variants in datalens-tech/
+ * datalens-sdk spec/yacloud.json: password, ssl_ca, token, credentials, client_secret, refresh_token, auth_header):
+ * accepted on writes, never read back.
+ */
+const WRITE_ONLY_SETTINGS = new Set(['password', 'ssl_ca', 'token', 'credentials', 'client_secret', 'refresh_token', 'auth_header']);
+
+/**
+ * A connection as the BI API reads it (ConnectionRead): its settings at the top level beside id, key, name and its
+ * connector `type`, without the write-only ones; the read variants name no workbook_id (they are closed objects).
+ */
 export function connectionView(e: Entry): Json {
+  const settings = Object.fromEntries(Object.entries((e.data ?? {}) as Json).filter(([k]) => !WRITE_ONLY_SETTINGS.has(k)));
   return {
-    ...((e.data ?? {}) as Json),
+    ...settings,
     id: e.entryId,
     key: e.key,
     name: nameOf(e.key),
     type: e.type,
-    workbook_id: e.workbookId,
     meta: e.meta,
     created_at: e.createdAt,
     updated_at: e.updatedAt,
