@@ -5,7 +5,7 @@
 
 import { z } from 'zod';
 import type { MethodSpec } from '../../core/contract/types.js';
-import { annotation, answer, apiVersionStamp, empty, flag, id, method, nullableId, open, permissions, storedEntry, text, updateMode } from './common.js';
+import { annotation, answer, apiVersionStamp, empty, flag, id, method, nullableId, open, permissions, storedEntry, text, updateMode } from '../datalens/common.js';
 
 /** The Editor node types the reference lists (create documents the first five, update all of them). */
 const editorType = z.enum([

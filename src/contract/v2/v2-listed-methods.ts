@@ -5,7 +5,7 @@
 // Their arguments are open: the gateway checks only that the body is a JSON object and passes every field on.
 
 import type { MethodSpec } from '../../core/contract/types.js';
-import { answer, method, open } from './common.js';
+import { answer, method, open } from '../datalens/common.js';
 
 const passed = (description: string): MethodSpec => method(`${description} Arguments as the backend defines them.`, open({}), answer({}));
 
