@@ -4,12 +4,14 @@
 import type { VersionSpec } from '../../core/contract/types.js';
 import { ENTRIES_LIST_OBJECTS } from '../datalens/objects.js';
 import { version1 } from '../v1/index.js';
+import { withAuditMode } from './audit-mode.js';
 import { datalensChangesV2, datalensMethodsV2 } from './datalens-additions.js';
 import { entriesPageToken, getEntriesV2 } from './entries-page-token.js';
 import { reportMethodsV2, reportsWorkbookId } from './reports-workbook-id.js';
 
 export const version2: VersionSpec = {
   version: 2,
-  methods: { ...version1.methods, ...datalensMethodsV2, ...reportMethodsV2, getEntries: { ...getEntriesV2, objects: ENTRIES_LIST_OBJECTS } },
+  // The 13 audit-mode getters take the optional x-dl-audit-mode header from version 2 on (audit-mode.ts).
+  methods: withAuditMode({ ...version1.methods, ...datalensMethodsV2, ...reportMethodsV2, getEntries: { ...getEntriesV2, objects: ENTRIES_LIST_OBJECTS } }),
   changes: [reportsWorkbookId, entriesPageToken, ...datalensChangesV2],
 };
