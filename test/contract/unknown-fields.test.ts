@@ -11,11 +11,16 @@ import { withStatedUnknownFields } from '../../src/core/derive/unknown-fields.js
 
 const loaded = loadContract(shippedContract);
 
-/** Strict in datalens-ui (z.strictObject), plus the report methods (the seed's rule). */
+/**
+ * Strict in datalens-ui (z.strictObject), plus the report methods (the seed's rule), plus the version-2 methods whose
+ * real spec component says additionalProperties: false; each version is checked against those it has.
+ */
 const STRICT = [
   'createReport', 'deleteConnection', 'deleteDashboard', 'deleteDataset', 'deleteQLChart', 'deleteReport', 'deleteWizardChart',
   'getConnection', 'getDataset', 'getEntriesRelations', 'getQLChart', 'getReport', 'getWizardChart', 'updateConnection',
   'updateDashboard', 'updateDataset', 'updateReport', 'validateDataset',
+  'getLicenses', 'getAuditEntriesUpdates', 'getAuditEntryPermissionsForUser', 'listCollectionAccessBindings',
+  'listWorkbookAccessBindings', 'listSharedEntryAccessBindings', 'createFolder', 'getEntriesPermissions', 'getPermissionsBulk',
 ].sort();
 
 type Node = Record<string, unknown>;
@@ -50,7 +55,8 @@ describe('the unknown-field rule in the OpenAPI documents', () => {
         .filter(([, item]) => item.post.requestBody.content['application/json'].schema.additionalProperties === false)
         .map(([path]) => path.replace('/rpc/', ''))
         .sort();
-      expect(strictRoots).toEqual(STRICT);
+      const methods = loaded.contract.versions.find((v) => v.version === version)!.methods;
+      expect(strictRoots).toEqual(STRICT.filter((m) => Object.hasOwn(methods, m)));
     });
   }
 });

@@ -25,6 +25,11 @@ describe('familyOf', () => {
     ['getPermissions', 'Folders and access'],
     ['deleteFolder', 'Folders and access'],
     ['createEntryLock', 'Entries'],
+    ['getLicensesLimit', 'Licensing'],
+    ['listEmbeddingSecrets', 'Embedding'],
+    ['getAuditEntriesUpdates', 'Audit'],
+    ['listDirectory', 'Folders and access'],
+    ['getEntriesPermissions', 'Folders and access'],
   ])('puts %s under %s, the first family whose name it holds', (method, family) => {
     expect(familyOf(method).name).toBe(family);
     expect(familyOf(method).description.length).toBeGreaterThan(3);

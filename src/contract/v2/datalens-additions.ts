@@ -2,18 +2,31 @@
 //
 // Source: github.com/yandex-cloud/docs, en/datalens/release-notes/api-changelog.md (versions 2, 15.06 and 28.07.2026)
 // and en/datalens/openapi-ref/*EditorChart.md for the Editor charts; `type` is the United Storage filter
-// (github.com/datalens-tech/datalens-us, src/controllers/entries/get-entries.ts) that v2 exposes.
+// (github.com/datalens-tech/datalens-us, src/controllers/entries/get-entries.ts) that v2 exposes. The licensing,
+// embedding, audit, access-binding and navigation methods complete the real v2 method list
+// (/work/shared/reference/datalens-api-v2-methods.json, 95 methods); their schemas cite the real spec (spec-source.ts).
 
 import { custom, methodAdded, request } from '../../core/contract/builders.js';
 import type { Change, MethodSpec } from '../../core/contract/types.js';
-import { editorChartMethods } from '../datalens/editor-charts.js';
-import { entryLockMethods, folderMethods, htmlPageMethods } from '../datalens/v2-listed-methods.js';
+import { accessBindingMethods } from './access-bindings.js';
+import { auditMethods } from './audit.js';
+import { editorChartMethods } from './editor-charts.js';
+import { embeddingSecretMethods, embedMethods } from './embeds.js';
+import { licensingMethods } from './licensing.js';
+import { navigationMethods } from './navigation.js';
+import { entryLockMethods, folderMethods, htmlPageMethods } from './v2-listed-methods.js';
 
 const groups: readonly (readonly [Record<string, MethodSpec>, string])[] = [
   [editorChartMethods, 'Editor charts'],
   [folderMethods, 'folders and permissions'],
   [htmlPageMethods, 'HTML pages'],
   [entryLockMethods, 'entry edit locks'],
+  [licensingMethods, 'licensing'],
+  [embedMethods, 'private embedding'],
+  [embeddingSecretMethods, 'embedding secrets'],
+  [auditMethods, 'audit'],
+  [accessBindingMethods, 'access bindings'],
+  [navigationMethods, 'entries and folders'],
 ];
 
 /** The methods version 2 adds to version 1's. */

@@ -109,6 +109,8 @@ export interface MethodSpec {
   readonly objects?: readonly ObjectLocation[];
   /** The real method takes no arguments (or only optional ones): an empty body, with no content type needed, reads as `{}`. */
   readonly emptyBody?: boolean;
+  /** Optional request headers the real method declares (passed to the backend as sent), for the OpenAPI document. */
+  readonly headers?: readonly { readonly name: string; readonly description: string; readonly values: readonly string[] }[];
 }
 
 export interface VersionSpec {

@@ -19,7 +19,10 @@ const FAMILIES: readonly (readonly [RegExp, Family])[] = [
   [/Dashboard/, { name: 'Dashboards', description: 'Dashboards and their revisions.' }],
   [/Report/, { name: 'Reports', description: 'Reports.' }],
   [/HtmlPage/, { name: 'HTML pages', description: 'HTML pages and their revisions.' }],
-  [/Folder|Permissions|dlsSuggest|Members/, { name: 'Folders and access', description: 'Folders, and permissions on what they hold.' }],
+  [/License/, { name: 'Licensing', description: 'Creator licences and their limit.' }],
+  [/Embed/, { name: 'Embedding', description: 'Private embeds of entries and the secrets that sign them.' }],
+  [/Audit/, { name: 'Audit', description: 'What changed, and who may do what, for auditors.' }],
+  [/Folder|Permissions|dlsSuggest|Members|Directory/, { name: 'Folders and access', description: 'Folders, and permissions on what they hold.' }],
   [/Entr(?:y|ies)/, { name: 'Entries', description: 'Any object by its entry: listing, relations, locks.' }],
 ];
 

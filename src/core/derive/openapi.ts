@@ -128,7 +128,10 @@ export function openApiFor(
         tags: [family.name],
         ...(lifecycle.deprecated && { deprecated: true }),
         security: SECURITY,
-        parameters: [{ $ref: '#/components/parameters/ApiVersion' }],
+        parameters: [
+          { $ref: '#/components/parameters/ApiVersion' },
+          ...(method.headers ?? []).map((h) => ({ name: h.name, in: 'header', required: false, description: h.description, schema: { type: 'string', enum: [...h.values] } })),
+        ],
         requestBody: { required: method.emptyBody !== true, content: { 'application/json': { schema: requestSchema } } },
         responses: {
           '200': { description: 'Success', content: { 'application/json': { schema: responseSchema } } },

@@ -4,17 +4,22 @@ import type { z } from 'zod';
 import type { VersionSpec } from '../../core/contract/types.js';
 import { HEAD } from './contract-schemas.js';
 import { BackendError } from '../shared/errors.js';
+import { accessBindingMethods } from './access-bindings.js';
+import { auditMethods } from './audit.js';
 import { chartFamilies } from './charts.js';
 import { collectionMethods } from './collections.js';
 import { connectionMethods } from './connections.js';
 import type { CallContext, MethodHandler } from './context.js';
 import { dashboardMethods } from './dashboards.js';
 import { datasetMethods } from './datasets.js';
+import { embedMethods } from './embeds.js';
 import { entryMethods } from './entries.js';
 import { exportImportMethods } from './export-import.js';
 import { folderMethods } from './folders.js';
 import { htmlPageMethods } from './html-pages.js';
+import { licensingMethods } from './licensing.js';
 import { lockMethods } from './locks.js';
+import { navigationMethods } from './navigation.js';
 import { reportMethods } from './reports.js';
 import { workbookMethods } from './workbooks.js';
 
@@ -32,6 +37,11 @@ const FAMILIES: Readonly<Record<string, MethodHandler>> = Object.freeze({
   ...folderMethods,
   ...htmlPageMethods,
   ...lockMethods,
+  ...licensingMethods,
+  ...embedMethods,
+  ...auditMethods,
+  ...accessBindingMethods,
+  ...navigationMethods,
 });
 
 /**

@@ -1,8 +1,13 @@
 // The in-memory state, one small store per family, and the seed that fills it.
 // Every handler runs synchronously: a guard check and the write it protects never interleave with another request.
 
+import { AccessBindingStore } from './access-bindings.js';
+import { AuditedEntryStore } from './audited-entries.js';
 import { CollectionStore, type SeedCollection } from './collections.js';
-import { EntryStore, type SeedEntry } from './entries.js';
+import { EmbedStore } from './embeds.js';
+import type { SeedEntry } from './entries.js';
+import { FolderStore } from './folders.js';
+import { LicenseStore } from './licenses.js';
 import { LockStore } from './locks.js';
 import { OperationStore } from './operations.js';
 import { ReportStore, type SeedReport } from './reports.js';
@@ -27,10 +32,15 @@ const SEED_ACTOR = 'web-ui';
 export class Store {
   readonly collections = new CollectionStore();
   readonly workbooks = new WorkbookStore();
-  readonly entries = new EntryStore();
+  /** Entries, remembering deletions for the audit listing. */
+  readonly entries = new AuditedEntryStore();
   readonly reports = new ReportStore();
   readonly operations = new OperationStore();
   readonly locks = new LockStore();
+  readonly licenses = new LicenseStore();
+  readonly embeds = new EmbedStore();
+  readonly accessBindings = new AccessBindingStore();
+  readonly folders = new FolderStore();
   /** Access grants set with modifyPermissions, by entry (this backend enforces none). */
   readonly grants = new Map<string, Record<string, unknown>[]>();
 

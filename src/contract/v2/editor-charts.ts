@@ -5,7 +5,7 @@
 
 import { z } from 'zod';
 import type { MethodSpec } from '../../core/contract/types.js';
-import { annotation, answer, apiVersionStamp, empty, flag, id, method, nullableId, open, permissions, storedEntry, text, updateMode } from './common.js';
+import { annotation, answer, apiVersionStamp, branch, empty, flag, id, method, nullableId, open, permissions, storedEntry, text, updateMode } from '../datalens/common.js';
 
 /** The Editor node types the reference lists (create documents the first five, update all of them). */
 const editorType = z.enum([
@@ -39,7 +39,8 @@ export const editorChartMethods: Record<string, MethodSpec> = {
       includePermissions: flag,
       includeLinks: flag,
       includeFavorite: flag,
-      branch: z.enum(['saved']).optional(),
+      // EntryBranch in the real spec's GetEditorChartArgs (saved or published).
+      branch: branch.optional(),
     }),
     answer({ entry: editorChart, isFavorite: flag, permissions: permissions.optional() }),
   ),

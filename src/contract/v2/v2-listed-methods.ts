@@ -6,7 +6,7 @@
 
 import { z } from 'zod';
 import type { MethodSpec } from '../../core/contract/types.js';
-import { answer, method, open } from './common.js';
+import { answer, method, open } from '../datalens/common.js';
 
 const passed = (description: string, response: z.ZodType = answer({})): MethodSpec => method(`${description} Arguments as the backend defines them.`, open({}), response);
 /** A list answer: the real spec's MoveEntryResult and DlsSuggestResult are arrays (datalens-tech/datalens-sdk spec/yacloud.json). */
