@@ -102,14 +102,16 @@ describe.skipIf(!available)('the API reference pages in a browser', { timeout: 6
   it('a deprecated version keeps its operations legible: full opacity, a dark badge with white text, the path not struck', async () => {
     const page = await open('/1/');
     const operation = page.locator('#operations-Entries-getEntries');
-    const style = await operation.evaluate((el) => {
-      const badge = el.querySelector('.opblock-summary-method') as HTMLElement;
-      const path = el.querySelector('.opblock-summary-path__deprecated, .opblock-summary-path') as HTMLElement;
+    // Runs in the page: typed loosely, as the project's TypeScript has no DOM library.
+    const style = await operation.evaluate((el: any) => {
+      const css = (node: any) => el.ownerDocument.defaultView.getComputedStyle(node);
+      const badge = el.querySelector('.opblock-summary-method');
+      const path = el.querySelector('.opblock-summary-path__deprecated, .opblock-summary-path');
       return {
-        deprecated: el.classList.contains('opblock-deprecated'),
-        opacity: getComputedStyle(el).opacity,
-        badge: [getComputedStyle(badge).backgroundColor, getComputedStyle(badge).color],
-        strike: getComputedStyle(path).textDecorationLine,
+        deprecated: el.classList.contains('opblock-deprecated') as boolean,
+        opacity: css(el).opacity as string,
+        badge: [css(badge).backgroundColor as string, css(badge).color as string],
+        strike: css(path).textDecorationLine as string,
       };
     });
     expect(style.deprecated).toBe(true);
