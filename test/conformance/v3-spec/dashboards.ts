@@ -1,7 +1,8 @@
 // The dashboard methods (tag Dashboard): a one-tab dashboard showing the scenario's Wizard chart. Real version 2
 // takes another shape here (CreateDashboardV1Args), so these steps wait for a version-3 head.
 // Components: CreateDashboardV2Args, GetDashboardV2Args/Result, UpdateDashboardV2Args, DeleteDashboardArgs,
-// DashboardV2, DashTabV2, DashTabItemV2 (its widget item), DashLayoutItemV2, DashConnectionV2, EntryPermissions.
+// DashboardV2, DashDataV2 (counter, salt, tabs and settings required), DashMetaV2, DashTabV2, DashTabItemV2 (its
+// widget item), DashLayoutItemV2, DashConnectionV2, EntryPermissions.
 
 import { z } from 'zod';
 import { Empty, EntryPermissions, entryFields, loose, str } from './components.js';
