@@ -11,6 +11,7 @@ import { z } from 'zod';
 import { BackendError } from '../shared/errors.js';
 import { assertWritableBy, restamp } from '../stores/index.js';
 import { nameOf } from '../stores/entries.js';
+import { implicitFolderId } from '../stores/folders.js';
 import { actorOf, fromContract, type CallContext, type MethodHandler } from './context.js';
 
 type Json = Record<string, unknown>;
@@ -64,11 +65,26 @@ const knownSubjects = (ctx: CallContext): string[] => [
   ...new Set(ctx.store.entries.list(() => true).map((e) => e.createdBy)),
 ];
 
+/** The folder key whose derived id is `id`, among the folders entry keys imply. */
+function impliedFolderKey(ctx: CallContext, id: string): string | undefined {
+  for (const e of ctx.store.entries.list((x) => x.workbookId === null)) {
+    const parts = e.key.split('/');
+    for (let i = 1; i < parts.length; i++) {
+      const key = `${parts.slice(0, i).join('/')}/`;
+      if (implicitFolderId(key) === id) return key;
+    }
+  }
+  return undefined;
+}
+
 export const folderMethods: Record<string, MethodHandler> = {
   deleteFolder: fromContract('deleteFolder', (args, ctx) => {
-    // A folderId names an entry whose key is the folder (helpers that make folder entries); a key names the prefix.
-    const byId = typeof args.folderId === 'string' ? ctx.store.entries.require(args.folderId) : undefined;
-    const raw = byId === undefined ? args.key : byId.key.endsWith('/') ? byId.key : `${byId.key}/`;
+    // A folderId names a folder made with createFolder, one implied by entry keys, or an entry whose key is the
+    // folder (helpers that make folder entries); a key names the prefix.
+    const folderId = typeof args.folderId === 'string' ? args.folderId : undefined;
+    const madeKey = folderId === undefined ? undefined : (ctx.store.folders.byId(folderId)?.key ?? impliedFolderKey(ctx, folderId));
+    const byId = folderId === undefined || madeKey !== undefined ? undefined : ctx.store.entries.require(folderId);
+    const raw = madeKey ?? (byId === undefined ? args.key : byId.key.endsWith('/') ? byId.key : `${byId.key}/`);
     const key = folderKey.safeParse(raw);
     if (!key.success) throw invalid(byId === undefined ? 'folderId' : 'key', 'folderId must name a folder (or key a folder key ending with "/").');
     const inside = ctx.store.entries.list((e) => e.workbookId === null && e.key.startsWith(key.data) && e.entryId !== byId?.entryId);
@@ -79,6 +95,7 @@ export const folderMethods: Record<string, MethodHandler> = {
       ctx.store.locks.assertWritable(e.entryId, undefined);
     }
     for (const e of doomed) ctx.store.entries.delete(e.entryId);
+    ctx.store.folders.deleteUnder(key.data);
     return { key: key.data, deletedEntryIds: inside.map((e) => e.entryId) };
   }, z.looseObject({ folderId: z.string().optional(), key: z.string().optional() })),
 

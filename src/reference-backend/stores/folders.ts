@@ -37,6 +37,17 @@ export class FolderStore {
     return this.byKey.get(key);
   }
 
+  /** The folder made with this id, if any. */
+  byId(entryId: string): Folder | undefined {
+    for (const f of this.byKey.values()) if (f.entryId === entryId) return f;
+    return undefined;
+  }
+
+  /** Forgets the folders at or under `key`. */
+  deleteUnder(key: string): void {
+    for (const k of [...this.byKey.keys()]) if (k.startsWith(key)) this.byKey.delete(k);
+  }
+
   all(): Folder[] {
     return [...this.byKey.values()];
   }

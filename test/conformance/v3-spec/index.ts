@@ -42,10 +42,7 @@ export const EXCLUDED: Readonly<Record<string, string>> = {
  * Where the shipped contract itself refuses a spec-shaped request (a gateway VALIDATION_ERROR): findings for the
  * contract's owners, expected to fail until fixed (the test then says to remove the entry).
  */
-export const KNOWN_CONTRACT_GAPS: Readonly<Record<string, string>> = {
-  updateDataset:
-    'the contract\'s updateDataset (src/contract/datalens/datasets.ts) is strict {datasetId, data} and refuses the spec path\'s workbookId',
-};
+export const KNOWN_CONTRACT_GAPS: Readonly<Record<string, string>> = {};
 
 /** The ids the scenario starts with: a folder key of its own (entries outside workbooks live under a key prefix). */
 export const initialMade = (): Made => ({ folderKey: 'conformance-v3/' });

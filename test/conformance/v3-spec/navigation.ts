@@ -25,7 +25,9 @@ const ListDirectoryEntry = loose({
   savedId: str,
   publishedId: nstr,
   hidden: z.boolean(),
-  workbookId: str,
+  // ListDirectoryEntry says string, but the directory lists entries outside workbooks: their workbookId is null, as
+  // on every other entry answer (GetEntriesEntry, datalens-us's own entry model). A deliberate difference.
+  workbookId: nstr,
   collectionId: nstr,
   isFavorite: z.boolean(),
   isLocked: z.boolean(),
