@@ -86,9 +86,10 @@ export function splitAtElements(path: string): { base: string; rest: string } {
 export const objectsAt = (body: Obj, base: string): Obj[] =>
   base === '' ? [body] : (collect(body, base).filter(isObject) as Obj[]);
 
+/** A path's keys taken literally (getAt, setAt, deleteAt: the part of a path inside each object, after its array steps). */
 const plainParts = (path: string): string[] => {
-  const parts = splitPath(path);
-  for (const p of parts) if (p.startsWith('*')) throw new Error(`"${path}": this operation takes a path without array steps`);
+  const parts = path === '' ? [] : path.split('.');
+  for (const p of parts) if (FORBIDDEN.has(p)) throw new Error(`forbidden path segment "${p}" in "${path}"`);
   return parts;
 };
 
