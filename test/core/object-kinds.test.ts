@@ -40,6 +40,13 @@ describe('paths with array steps and union members', () => {
     expect(collect(body, 'tabs.*.items.*[type=image]')).toEqual([]);
   });
 
+  it('steps into a keyed member only when its tag matches', () => {
+    const controls = { items: [{ data: { sourceType: 'manual', source: { elementType: 'select', fieldType: 's' } } }, { data: { sourceType: 'dataset', source: { fieldType: 'd' } } }] };
+    expect(collect(controls, 'items.*.data[sourceType=manual].source[elementType=select|input].fieldType')).toEqual(['s']);
+    expect(splitAtElements('items.*.data[sourceType=manual].source.fieldType')).toEqual({ base: 'items.*.data[sourceType=manual]', rest: 'source.fieldType' });
+    expect(withoutFilters('items.*[type=x].data[sourceType=manual].source')).toBe('items.*.data.source');
+  });
+
   it('splits a path at its last array step, and names schema places without the filters', () => {
     expect(splitAtElements('tabs.*.items.*[type=title].data.textColor')).toEqual({ base: 'tabs.*.items.*[type=title]', rest: 'data.textColor' });
     expect(splitAtElements('data.description')).toEqual({ base: '', rest: 'data.description' });

@@ -44,7 +44,7 @@ function pathProblem(change: Change): string | undefined {
       const { base } = splitAtElements(change.from);
       const toParts = splitPath(change.to);
       const baseParts = splitPath(base);
-      const shared = baseParts.every((p, i) => toParts[i] === p) && !toParts.slice(baseParts.length).some((p) => p.startsWith('*'));
+      const shared = baseParts.every((p, i) => toParts[i] === p) && !toParts.slice(baseParts.length).some((p) => p.startsWith('*') || p.includes('['));
       return shared ? undefined : `"${change.from}" → "${change.to}": a move keeps its array steps (both paths share them, the rest has none)`;
     }
     default:

@@ -62,6 +62,14 @@ function tagValues(s: z.ZodType | undefined): unknown[] | undefined {
 
 const OPEN = new Set(['unknown', 'any']);
 
+/** The members of a union whose tag field allows one of `values` (a member with a free tag does not count). */
+const tagged = (s: z.ZodType, tag: string, values: readonly string[]): z.ZodType[] =>
+  alternatives(s).filter((member) => {
+    const shape = defOf(member).shape;
+    const allowed = shape ? tagValues(shape[tag]) : undefined;
+    return !!allowed && allowed.some((v) => values.includes(String(v)));
+  });
+
 /** Whether `schema` has the place `path` names: named keys (a record's keys, anything under `unknown`), array steps, tagged members. */
 export function schemaHas(schema: z.ZodType, path: string): boolean {
   const segments = parsePath(path);
@@ -74,15 +82,13 @@ export function schemaHas(schema: z.ZodType, path: string): boolean {
       if ('each' in seg) {
         if (def.type !== 'array' || !def.element) return false;
         if (seg.tag === undefined) return walk(def.element, i + 1);
-        const tag = seg.tag;
-        // Only the members whose tag field allows one of the values (a member with a free tag does not count).
-        return alternatives(def.element).some((member) => {
-          const shape = defOf(member).shape;
-          const allowed = shape ? tagValues(shape[tag]) : undefined;
-          return !!allowed && allowed.some((v) => (seg.values ?? []).includes(String(v))) && walk(member, i + 1);
-        });
+        return tagged(def.element, seg.tag, seg.values ?? []).some((m) => walk(m, i + 1));
       }
-      if (def.type === 'object') return !!def.shape && Object.hasOwn(def.shape, seg.key) && walk(def.shape[seg.key] as z.ZodType, i + 1);
+      if (def.type === 'object') {
+        if (!def.shape || !Object.hasOwn(def.shape, seg.key)) return false;
+        const next = def.shape[seg.key] as z.ZodType;
+        return seg.tag === undefined ? walk(next, i + 1) : tagged(next, seg.tag, seg.values ?? []).some((m) => walk(m, i + 1));
+      }
       if (def.type === 'record') return !!def.valueType && walk(def.valueType, i + 1);
       return false;
     });

@@ -1,5 +1,6 @@
 // Reading and writing dotted paths in JSON bodies; `*` walks every element of an array, and `*[key=value]` only the
-// elements whose `key` is `value` (one member of a tagged union, e.g. `tabs.*.items.*[type=title]`).
+// elements whose `key` is `value` (one member of a tagged union, e.g. `tabs.*.items.*[type=title]`); `name[key=value]`
+// steps into `name` only when it is that member (`data[sourceType=manual]`).
 
 type Obj = Record<string, unknown>;
 
@@ -9,7 +10,12 @@ const isObject = (v: unknown): v is Obj => typeof v === 'object' && v !== null &
 const FORBIDDEN = new Set(['__proto__', 'prototype', 'constructor']);
 
 /** One step of a path: a key, or every element of an array (optionally only the members tagged `tag` = `value`). */
-export type Segment = { readonly key: string } | EachSegment;
+export type Segment = KeySegment | EachSegment;
+export interface KeySegment {
+  readonly key: string;
+  readonly tag?: string;
+  readonly values?: readonly string[];
+}
 export interface EachSegment {
   readonly each: true;
   readonly tag?: string;
@@ -17,6 +23,7 @@ export interface EachSegment {
 }
 
 const ELEMENT = /^\*(?:\[([^=\]]+)=([^\]]+)\])?$/;
+const KEYED = /^([^[\]*]+)\[([^=\]]+)=([^\]]+)\]$/;
 
 /** A segment's syntax: `key`, `*`, or `*[tag=value]` (`*[tag=a|b]` for several values). */
 export function parseSegment(raw: string, path: string): Segment {
@@ -26,6 +33,12 @@ export function parseSegment(raw: string, path: string): Segment {
     if (tag === undefined || values === undefined) return { each: true };
     if (FORBIDDEN.has(tag)) throw new Error(`forbidden path segment "${raw}" in "${path}"`);
     return { each: true, tag, values: values.split('|') };
+  }
+  const k = KEYED.exec(raw);
+  if (k) {
+    const [, key, tag, values] = k as unknown as [string, string, string, string];
+    if (FORBIDDEN.has(key) || FORBIDDEN.has(tag)) throw new Error(`forbidden path segment "${raw}" in "${path}"`);
+    return { key, tag, values: values.split('|') };
   }
   if (raw.includes('[') || raw.includes(']') || raw === '') throw new Error(`malformed path segment "${raw}" in "${path}"`);
   if (FORBIDDEN.has(raw)) throw new Error(`forbidden path segment "${raw}" in "${path}"`);
@@ -44,9 +57,15 @@ export const parsePath = (path: string): Segment[] => splitPath(path).map((p) =>
 export const hasElements = (path: string): boolean => parsePath(path).some((s) => 'each' in s);
 
 /** The path with its union filters dropped (`a.*[type=x].b` → `a.*.b`): how schema differences name places. */
-export const withoutFilters = (path: string): string => splitPath(path).map((p) => (p.startsWith('*') ? '*' : p)).join('.');
+export const withoutFilters = (path: string): string =>
+  parsePath(path)
+    .map((s) => ('each' in s ? '*' : s.key))
+    .join('.');
 
-const matches = (seg: EachSegment, item: unknown): boolean =>
+/** Whether a segment selects (an array step or a union filter): a path's plain rest follows its last selecting segment. */
+const selects = (s: Segment): boolean => 'each' in s || s.tag !== undefined;
+
+const matches = (seg: Segment, item: unknown): boolean =>
   seg.tag === undefined || (isObject(item) && Object.hasOwn(item, seg.tag) && (seg.values ?? []).includes(String(item[seg.tag])));
 
 /** Every value the path reaches ("" is the body itself; `*` steps into each array element, `*[k=v]` into the matching ones). */
@@ -61,7 +80,7 @@ export function collect(body: unknown, path: string): unknown[] {
     const seg = segments[i] as Segment;
     if ('each' in seg) {
       if (Array.isArray(node)) for (const item of node) if (matches(seg, item)) walk(item, i + 1);
-    } else if (isObject(node) && Object.hasOwn(node, seg.key)) {
+    } else if (isObject(node) && Object.hasOwn(node, seg.key) && matches(seg, node[seg.key])) {
       walk(node[seg.key], i + 1);
     }
   };
@@ -70,14 +89,15 @@ export function collect(body: unknown, path: string): unknown[] {
 }
 
 /**
- * Splits a path at its last array step: `base` reaches the objects (`tabs.*.items.*[type=title]`), `rest` is the
- * plain dotted path inside each (`data.textColor`). A path without arrays has base "" (the body itself).
+ * Splits a path after its last array step or union filter: `base` reaches the objects (`tabs.*.items.*[type=title]`),
+ * `rest` is the plain dotted path inside each (`data.textColor`). A path without either has base "" (the body itself).
  */
 export function splitAtElements(path: string): { base: string; rest: string } {
   const parts = splitPath(path);
+  const segments = parts.map((p) => parseSegment(p, path));
   let last = -1;
-  parts.forEach((p, i) => {
-    if (p.startsWith('*')) last = i;
+  segments.forEach((s, i) => {
+    if (selects(s)) last = i;
   });
   return { base: parts.slice(0, last + 1).join('.'), rest: parts.slice(last + 1).join('.') };
 }
