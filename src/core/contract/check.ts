@@ -6,7 +6,7 @@ import { describeTarget, structuralProblems } from './load.js';
 import type { Change, Contract, MethodSpec, Target, VersionSpec } from './types.js';
 import { strippingObjects } from './stripping-objects.js';
 import { schemaHas } from './schema-paths.js';
-import { withoutFilters } from '../translate/paths.js';
+import { splitAtElements, withoutFilters } from '../translate/paths.js';
 
 export type Rule =
   | 'structure'
@@ -62,6 +62,13 @@ interface Located {
 
 const join = (base: string, path: string) => (base === '' ? path : path === '' ? base : `${base}.${path}`);
 const within = (path: string, declared: string) => path === declared || path.startsWith(`${declared}.`);
+/**
+ * Whether a change declared at `declared` accounts for a difference: the difference lies under it, or (a field
+ * added or removed as a whole) the change works on a field inside it (`background.color` explains `background`).
+ */
+const covers = (difference: SchemaDifference, declared: string) =>
+  within(difference.path, declared) ||
+  ((difference.kind === 'fieldAdded' || difference.kind === 'fieldRemoved') && within(declared, difference.path));
 
 /** The places a target + path names in a method's schemas (objects resolve through the method's locations). */
 function places(target: Target, path: string, specs: readonly (MethodSpec | undefined)[], method: string): Located[] {
@@ -133,7 +140,10 @@ function withoutEffect(change: Change, prev: VersionSpec, next: VersionSpec): st
       ? `${what}: no method of versions ${prev.version} or ${next.version} locates ${target.object} objects (objects or requestObjects)`
       : `${what}: the method is in neither version ${prev.version} nor ${next.version}`;
   }
-  const found = paths.some((path) => places.some((p) => schemaHas(p.schema, join(p.base, path))));
+  // A path some schema has outright, or one an older schema leaves open whose union members a schema does name
+  // (a field removed from a member the older version did not describe).
+  const has = (path: string, openTags: boolean) => places.some((p) => schemaHas(p.schema, join(p.base, path), openTags));
+  const found = paths.some((path) => has(path, false) || (has(path, true) && has(splitAtElements(path).base, false)));
   return found ? undefined : `${what}: no schema of versions ${prev.version} or ${next.version} has ${paths.join(' or ')} (or the union member it names)`;
 }
 
@@ -177,7 +187,7 @@ function checkVersion(prev: VersionSpec, next: VersionSpec): Problem[] {
       for (const difference of differences) {
         const covering = next.changes.filter((c) =>
           declaredPlaces(c, [before, after], method).some(
-            (p) => p.direction === direction && within(difference.path, p.path),
+            (p) => p.direction === direction && covers(difference, p.path),
           ),
         );
         covering.forEach((c) => used.add(c));

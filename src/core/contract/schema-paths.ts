@@ -62,6 +62,9 @@ function tagValues(s: z.ZodType | undefined): unknown[] | undefined {
 
 const OPEN = new Set(['unknown', 'any']);
 
+/** A value whose members the schema does not name (a record, `unknown`). */
+const isOpen = (s: z.ZodType): boolean => alternatives(s).some((a) => OPEN.has(defOf(a).type) || defOf(a).type === 'record');
+
 /** The members of a union whose tag field allows one of `values` (a member with a free tag does not count). */
 const tagged = (s: z.ZodType, tag: string, values: readonly string[]): z.ZodType[] =>
   alternatives(s).filter((member) => {
@@ -70,26 +73,30 @@ const tagged = (s: z.ZodType, tag: string, values: readonly string[]): z.ZodType
     return !!allowed && allowed.some((v) => values.includes(String(v)));
   });
 
-/** Whether `schema` has the place `path` names: named keys (a record's keys, anything under `unknown`), array steps, tagged members. */
-export function schemaHas(schema: z.ZodType, path: string): boolean {
+/**
+ * Whether `schema` has the place `path` names: named keys (a record's keys, anything under `unknown`), array steps,
+ * tagged members. With `openTags`, a union filter over an open value (a record, `unknown`) counts as met.
+ */
+export function schemaHas(schema: z.ZodType, path: string, openTags = false): boolean {
   const segments = parsePath(path);
   const walk = (s: z.ZodType, i: number): boolean => {
     if (i === segments.length) return true;
     const seg = segments[i] as Segment;
     return alternatives(s).some((alt) => {
       const def = defOf(alt);
-      if (OPEN.has(def.type)) return !('each' in seg && seg.tag !== undefined);
+      if (OPEN.has(def.type)) return openTags || seg.tag === undefined;
       if ('each' in seg) {
         if (def.type !== 'array' || !def.element) return false;
         if (seg.tag === undefined) return walk(def.element, i + 1);
-        return tagged(def.element, seg.tag, seg.values ?? []).some((m) => walk(m, i + 1));
+        return tagged(def.element, seg.tag, seg.values ?? []).some((m) => walk(m, i + 1)) || (openTags && isOpen(def.element) && walk(def.element, i + 1));
       }
       if (def.type === 'object') {
         if (!def.shape || !Object.hasOwn(def.shape, seg.key)) return false;
         const next = def.shape[seg.key] as z.ZodType;
-        return seg.tag === undefined ? walk(next, i + 1) : tagged(next, seg.tag, seg.values ?? []).some((m) => walk(m, i + 1));
+        if (seg.tag === undefined) return walk(next, i + 1);
+        return tagged(next, seg.tag, seg.values ?? []).some((m) => walk(m, i + 1)) || (openTags && isOpen(next) && walk(next, i + 1));
       }
-      if (def.type === 'record') return !!def.valueType && walk(def.valueType, i + 1);
+      if (def.type === 'record') return !!def.valueType && (seg.tag === undefined || openTags) && walk(def.valueType, i + 1);
       return false;
     });
   };
