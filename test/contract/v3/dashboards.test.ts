@@ -131,7 +131,7 @@ describe('a v3 client', () => {
   });
 
   it('refuses a dashboard without tabs, and a v2 write of one that has no tab', async () => {
-    const data = { ...oldData(50), tabs: [] };
+    const data: Json = { ...oldData(50), tabs: [] };
     delete data.schemeVersion;
     delete data.description;
     const v3 = await rpc(3, 'createDashboard', { entry: { workbookId: 'wb_demo_sandbox', name: `no-tabs-${Date.now()}`, data, meta: {} } });
