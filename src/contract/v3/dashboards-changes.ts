@@ -42,11 +42,12 @@ const datasetFieldType: ValueConversion = {
 /** The format version in `entry.version`: 1 for the v1 format, 2 for DashboardV2 (dash-v1.ts; DashboardV2.version). */
 const formatVersion: ValueConversion = { up: () => 2, down: () => 1 };
 
-const selectorFieldType = (base: string): Change[] => [
-  fieldConverted(dashboard, `${base}.source.fieldType`.replace('SRC', 'dataset'), `${base}.source.fieldType`.replace('SRC', 'dataset'), datasetFieldType,
-    `Dashboards: a dataset selector's \`fieldType\` takes only dataset data types (${base.replace('SRC', 'dataset')}); another value is left out.`),
-  fieldRemoved(dashboard, `${base.replace('SRC', 'manual')}.source[elementType=select|input|checkbox].fieldType`,
-    `Dashboards: a manual selector keeps \`fieldType\` only when it selects dates (${base.replace('SRC', 'manual')}); older versions read "string".`,
+/** The fieldType rules for the selectors `at` reaches (`at(sourceType)` is the path of one kind of selector). */
+const selectorFieldType = (where: string, at: (sourceType: string) => string): Change[] => [
+  fieldConverted(dashboard, `${at('dataset')}.source.fieldType`, `${at('dataset')}.source.fieldType`, datasetFieldType,
+    `Dashboards (${where}): a dataset selector's \`fieldType\` takes only dataset data types; another value is left out.`),
+  fieldRemoved(dashboard, `${at('manual')}.source[elementType=select|input|checkbox].fieldType`,
+    `Dashboards (${where}): a manual selector keeps \`fieldType\` only when it selects dates; older versions read "string".`,
     { downDefault: 'string' }),
 ];
 
@@ -74,8 +75,8 @@ export const dashboardChangesV3: readonly Change[] = [
     'Dashboard titles: `textColor` becomes `textSettings.color`, a `{light, dark}` pair in HEX.'),
   fieldConverted(dashboard, 'data.tabs.*.items.*[type=neuro_widget].data.widgetTabId', 'data.tabs.*.items.*[type=neuro_widget].data.widgetTabIds', widgetTabIds,
     'Dashboard insight items: `widgetTabId` becomes `widgetTabIds`, a list (one item, unless the list is already there).'),
-  ...selectorFieldType('data.tabs.*.items.*[type=control].data[sourceType=SRC]'),
-  ...selectorFieldType('data.tabs.*.items.*[type=group_control].data.group.*[sourceType=SRC]'),
+  ...selectorFieldType('selectors', (t) => `data.tabs.*.items.*[type=control].data[sourceType=${t}]`),
+  ...selectorFieldType('selector groups', (t) => `data.tabs.*.items.*[type=group_control].data.group.*[sourceType=${t}]`),
   ...['getDashboard', 'createDashboard', 'updateDashboard'].map((m) =>
     fieldConverted(response(m), 'entry.version', 'entry.version', formatVersion, `${m} answers the DashboardV2 format: \`entry.version\` is 2 (1 before).`),
   ),
