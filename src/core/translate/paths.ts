@@ -51,7 +51,18 @@ export function splitPath(path: string): string[] {
   return parts;
 }
 
-export const parsePath = (path: string): Segment[] => splitPath(path).map((p) => parseSegment(p, path));
+// Parsed paths, by text: every path comes from the contract, so the cache stays small; the cap guards the rest.
+const parsed = new Map<string, readonly Segment[]>();
+const PARSED_CAP = 4096;
+
+export function parsePath(path: string): readonly Segment[] {
+  let segments = parsed.get(path);
+  if (!segments) {
+    segments = Object.freeze(splitPath(path).map((p) => parseSegment(p, path)));
+    if (parsed.size < PARSED_CAP) parsed.set(path, segments);
+  }
+  return segments;
+}
 
 /** Whether a path steps into arrays (`*`) anywhere. */
 export const hasElements = (path: string): boolean => parsePath(path).some((s) => 'each' in s);
@@ -94,7 +105,7 @@ export function collect(body: unknown, path: string): unknown[] {
  */
 export function splitAtElements(path: string): { base: string; rest: string } {
   const parts = splitPath(path);
-  const segments = parts.map((p) => parseSegment(p, path));
+  const segments = parsePath(path);
   let last = -1;
   segments.forEach((s, i) => {
     if (selects(s)) last = i;

@@ -52,9 +52,9 @@ const onLocated =
       for (const parent of collect(body, parts.join('.'))) {
         if ('each' in step) {
           if (!Array.isArray(parent)) continue;
-          const only = collect(parent, last);
+          const only = new Set(collect(parent, last)); // the elements the step selects (a union filter may skip some)
           for (let i = 0; i < parent.length; i++) {
-            if (isJsonObject(parent[i]) && only.includes(parent[i])) parent[i] = await apply(parent[i] as Json);
+            if (isJsonObject(parent[i]) && only.has(parent[i])) parent[i] = await apply(parent[i] as Json);
           }
         } else if (isJsonObject(parent) && isJsonObject(parent[step.key])) {
           parent[step.key] = await apply(parent[step.key] as Json);
