@@ -77,6 +77,7 @@ export const dashboardChangesV3: readonly Change[] = [
     'Dashboard insight items: `widgetTabId` becomes `widgetTabIds`, a list (one item, unless the list is already there).'),
   ...selectorFieldType('selectors', (t) => `data.tabs.*.items.*[type=control].data[sourceType=${t}]`),
   ...selectorFieldType('selector groups', (t) => `data.tabs.*.items.*[type=group_control].data.group.*[sourceType=${t}]`),
+  ...selectorFieldType('global selectors', (t) => `data.tabs.*.globalItems.*[type=control].data[sourceType=${t}]`),
   ...['getDashboard', 'createDashboard', 'updateDashboard'].map((m) =>
     fieldConverted(response(m), 'entry.version', 'entry.version', formatVersion, `${m} answers the DashboardV2 format: \`entry.version\` is 2 (1 before).`),
   ),

@@ -120,13 +120,6 @@ export interface ObjectLocation {
   readonly listing?: { readonly content?: FieldPath };
 }
 
-/** An object kind: its name, and where its id and version stamp sit (the defaults of its locations). */
-export interface ObjectKind {
-  readonly type: string;
-  readonly idField?: string;
-  readonly versionField?: string;
-}
-
 /** Where a method's request carries an object of a kind (e.g. createDashboard's `entry`): `object(kind)` changes migrate it up. */
 export interface RequestObjectLocation {
   readonly type: string;
