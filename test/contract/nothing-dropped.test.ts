@@ -25,6 +25,14 @@ function ownedFields(method: string): Set<string> {
   const owned = new Set<string>();
   const claim = (target: Target, path: string) => {
     if ('request' in target && target.request === method) owned.add(path.split('.')[0] as string);
+    // An object kind's change owns the request field that carries the object, wherever the method locates it.
+    if ('object' in target) {
+      for (const v of contract.versions) {
+        for (const loc of v.methods[method]?.requestObjects ?? []) {
+          if (loc.type === target.object) owned.add(((loc.path || path).split('.')[0]) as string);
+        }
+      }
+    }
   };
   const changes: Change[] = contract.versions.flatMap((v) => [...v.changes, ...(v.additions ?? [])]);
   for (const change of changes) {

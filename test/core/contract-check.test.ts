@@ -113,6 +113,11 @@ describe('checkContract', () => {
     expect(check(contract)).toEqual([
       {
         version: 2,
+        rule: 'change-without-effect',
+        message: '"make answers title for name" (fieldRenamed on make response): no schema of versions 1 or 2 has name or title (or the union member it names)',
+      },
+      {
+        version: 2,
         rule: 'undeclared-difference',
         message: 'make request: field `name` removed (fieldRemoved), but no change of version 2 declares it',
       },
@@ -178,7 +183,7 @@ describe('checkContract', () => {
     const contract = two({ make: gives({ name: z.string() }) }, { make: gives({ title: z.string() }) }, [
       fieldRenamed(request('make'), 'name', 'title', 'make: name is title'),
     ]);
-    expect(check(contract).map((p) => p.rule)).toEqual(['undeclared-difference', 'undeclared-difference', 'declared-change-without-difference']);
+    expect(check(contract).map((p) => p.rule)).toEqual(['change-without-effect', 'undeclared-difference', 'undeclared-difference', 'declared-change-without-difference']);
     const fixed = two({ make: gives({ name: z.string() }) }, { make: gives({ title: z.string() }) }, [
       fieldRenamed({ response: 'make' }, 'name', 'title', 'make answers title for name'),
     ]);
@@ -195,7 +200,7 @@ describe('checkContract', () => {
     const prefix = two({ make: takes({ names: z.string() }) }, { make: takes({ names: z.number() }) }, [
       fieldToArray(request('make'), 'name', 'make: name becomes a list'),
     ]);
-    expect(check(prefix).map((p) => p.rule)).toEqual(['undeclared-difference', 'declared-change-without-difference']);
+    expect(check(prefix).map((p) => p.rule)).toEqual(['change-without-effect', 'undeclared-difference', 'declared-change-without-difference']);
   });
 
   it('locates an object change through the method’s object locations, in responses only', () => {
@@ -206,13 +211,13 @@ describe('checkContract', () => {
     const wrongType = two({ list: lists({ name: z.string() }) }, { list: lists({ title: z.string() }) }, [
       fieldRenamed(object('gadget'), 'name', 'title', 'gadgets: name is title'),
     ]);
-    expect(check(wrongType).map((p) => p.rule)).toEqual(['undeclared-difference', 'undeclared-difference', 'declared-change-without-difference']);
+    expect(check(wrongType).map((p) => p.rule)).toEqual(['change-without-effect', 'undeclared-difference', 'undeclared-difference', 'declared-change-without-difference']);
     const inRequest = two(
       { make: { ...takes({ name: z.string() }), objects: [{ type: 'widget', path: '' }] } },
       { make: { ...takes({ title: z.string() }), objects: [{ type: 'widget', path: '' }] } },
       [fieldRenamed(object('widget'), 'name', 'title', 'widgets: name is title')],
     );
-    expect(check(inRequest).map((p) => p.rule)).toEqual(['undeclared-difference', 'undeclared-difference', 'declared-change-without-difference']);
+    expect(check(inRequest).map((p) => p.rule)).toEqual(['change-without-effect', 'undeclared-difference', 'undeclared-difference', 'declared-change-without-difference']);
   });
 
   it('locates an object at the body itself', () => {

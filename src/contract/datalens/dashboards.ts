@@ -12,17 +12,35 @@ import { annotation, answer, apiVersionStamp, branch, empty, flag, id, method, o
 
 const DASH_SCHEME_VERSION = 8;
 
+/** The kinds of tab item (DashTabItemType, src/shared/types/dash.ts), the insight and image items included. */
+export const DASH_ITEM_TYPES = ['text', 'title', 'widget', 'image', 'neuro_widget', 'control', 'group_control'] as const;
+
+/** A tab item (dash.ts tabItemSchema): its id, namespace, kind and data; the data of each kind stays open here. */
+const itemOf = (types: readonly [string, ...string[]]) => open({
+  id: z.string().min(1),
+  namespace: z.literal('default'),
+  type: z.enum(types),
+  data: record,
+  defaults: record.optional(),
+  orderId: z.number().optional(),
+  defaultOrderId: z.number().optional(),
+});
+const tabItem = itemOf(DASH_ITEM_TYPES);
+/** Global items (shown on several tabs) are selectors and selector groups (DashGlobalItemV2). */
+const globalItem = itemOf(['control', 'group_control']);
+
 const tab = strict({
   id: z.string().min(1),
   title: z.string().min(1),
-  items: z.array(record),
+  items: z.array(tabItem),
   layout: z.array(record),
   connections: z.array(record),
   aliases: strict({ default: z.array(z.array(z.string().min(1)).min(2).max(2)).optional() }),
-  globalItems: z.array(record).optional(),
+  globalItems: z.array(globalItem).optional(),
 });
 
-const settings = open({
+/** Dashboard settings (dash.ts settingsSchema); version 3 adds `backgroundSettings`. */
+export const dashSettingsV1 = open({
   autoupdateInterval: z.number().min(30).nullable(),
   maxConcurrentRequests: z.number().min(1).nullable(),
   loadPriority: text,
@@ -39,9 +57,11 @@ const dashData = {
   counter: z.number().int().min(1),
   salt: z.string().min(1),
   tabs: z.array(tab),
-  settings,
+  settings: dashSettingsV1,
   supportDescription: text,
   accessDescription: text,
+  // The dashboard's description, which version 3 moves to `annotation.description` (the API changelog, version 3).
+  description: text,
 };
 
 /** A dashboard's meta: string or boolean values. */

@@ -4,7 +4,7 @@
 // object's content are refused. Why: docs/reference/object-versions.md.
 // Answer shapes: see src/reference-backend/methods/views.ts (sources cited there).
 
-import type { MethodSpec, ObjectLocation } from '../../core/contract/types.js';
+import type { MethodSpec, ObjectLocation, RequestObjectLocation } from '../../core/contract/types.js';
 
 const one = (type: string, idField: string, path = '', versionField?: string): readonly ObjectLocation[] => [
   { type, path, idField, ...(versionField !== undefined && { versionField }) },
@@ -22,6 +22,8 @@ const workbook = one('workbook', 'workbookId');
 export const API_VERSION_FIELD = 'apiVersion';
 
 const dashboard = one('dashboard', 'entryId', 'entry', API_VERSION_FIELD);
+/** A listing's dashboard rows (`scope` "dash"): served as references, refused when they carry the dashboard's `data`. */
+const dashboardRows: ObjectLocation = { type: 'dashboard', path: 'entries.*[scope=dash]', idField: 'entryId', listing: { content: 'data' } };
 const chart = one('chart', 'entryId');
 const dataset = one('dataset', 'id');
 const connection = one('connection', 'id');
@@ -53,7 +55,7 @@ export const DATALENS_OBJECTS: Readonly<Record<string, readonly ObjectLocation[]
   moveWorkbooks: one('workbook', 'workbookId', 'workbooks.*'),
   deleteWorkbooks: one('workbook', 'workbookId', 'workbooks.*'),
   getWorkbooksList: rows('workbook', 'workbookId', 'workbooks.*'),
-  getWorkbookEntries: rows('entry', 'entryId', 'entries.*'),
+  getWorkbookEntries: [...rows('entry', 'entryId', 'entries.*'), dashboardRows],
 
   getEntriesRelations: rows('entry', 'entryId', 'relations.*'),
 
@@ -76,15 +78,25 @@ export const DATALENS_OBJECTS: Readonly<Record<string, readonly ObjectLocation[]
   getConnection: connection,
 };
 
-/** getEntries rows: references, unless they carry the entry's content (includeData). */
-export const ENTRIES_LIST_OBJECTS: readonly ObjectLocation[] = rows('entry', 'entryId', 'entries.*', 'data');
+/**
+ * Method → where its request carries an object of a kind (migrated up by the kind's changes: one `object(kind)`
+ * change covers what clients send and what they read).
+ */
+export const DATALENS_REQUEST_OBJECTS: Readonly<Record<string, readonly RequestObjectLocation[]>> = {
+  createDashboard: [{ type: 'dashboard', path: 'entry' }],
+  updateDashboard: [{ type: 'dashboard', path: 'entry' }],
+};
 
-/** `methods` with their object locations attached (a method the table does not name is returned as it was). */
+/** getEntries rows: references, unless they carry the entry's content (includeData); dashboards' rows also as dashboards. */
+export const ENTRIES_LIST_OBJECTS: readonly ObjectLocation[] = [...rows('entry', 'entryId', 'entries.*', 'data'), dashboardRows];
+
+/** `methods` with their object locations attached (a method the tables do not name is returned as it was). */
 export function withObjects(methods: Readonly<Record<string, MethodSpec>>): Record<string, MethodSpec> {
   return Object.fromEntries(
     Object.entries(methods).map(([name, spec]) => {
       const objects = Object.hasOwn(DATALENS_OBJECTS, name) ? DATALENS_OBJECTS[name] : undefined;
-      return [name, objects === undefined ? spec : { ...spec, objects }];
+      const requestObjects = Object.hasOwn(DATALENS_REQUEST_OBJECTS, name) ? DATALENS_REQUEST_OBJECTS[name] : undefined;
+      return [name, { ...spec, ...(objects && { objects }), ...(requestObjects && { requestObjects }) }];
     }),
   );
 }

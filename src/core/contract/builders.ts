@@ -11,9 +11,11 @@ import type {
   MethodAdded,
   MethodRemoved,
   Target,
+  ValueConversion,
 } from './types.js';
 
 export const request = (method: string): Target => ({ request: method });
+export const response = (method: string): Target => ({ response: method });
 export const object = (type: string): Target => ({ object: type });
 
 export const fieldAdded = (target: Target, path: string, defaultValue: unknown, description: string): FieldAdded => ({
@@ -36,6 +38,16 @@ export const fieldRenamed = (target: Target, from: string, to: string, descripti
   target,
   from,
   to,
+  description,
+});
+
+/** A rename whose value changes form on the way (one colour → a themed pair): `convert` says how, each way. */
+export const fieldConverted = (target: Target, from: string, to: string, convert: ValueConversion, description: string): FieldRenamed => ({
+  kind: 'fieldRenamed',
+  target,
+  from,
+  to,
+  convert,
   description,
 });
 

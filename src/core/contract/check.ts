@@ -1,9 +1,12 @@
 // The contract check: the versioning rules (an incompatible change bumps the version by exactly one and carries its migrations), over the declared changes and the schemas' own diffs.
 
+import type { z } from 'zod';
 import { type Direction, type SchemaDifference, diffSchemas, jsonSchemaOf } from '../schema/diff.js';
 import { describeTarget, structuralProblems } from './load.js';
 import type { Change, Contract, MethodSpec, Target, VersionSpec } from './types.js';
 import { strippingObjects } from './stripping-objects.js';
+import { schemaHas } from './schema-paths.js';
+import { splitAtElements, withoutFilters } from '../translate/paths.js';
 
 export type Rule =
   | 'structure'
@@ -12,7 +15,8 @@ export type Rule =
   | 'missing-migration'
   | 'undeclared-difference'
   | 'declared-change-without-difference'
-  | 'request-drops-fields';
+  | 'request-drops-fields'
+  | 'change-without-effect';
 
 export interface Problem {
   readonly version: number;
@@ -58,15 +62,25 @@ interface Located {
 
 const join = (base: string, path: string) => (base === '' ? path : path === '' ? base : `${base}.${path}`);
 const within = (path: string, declared: string) => path === declared || path.startsWith(`${declared}.`);
+/**
+ * Whether a change declared at `declared` accounts for a difference: the difference lies under it, or (a field
+ * added or removed as a whole) the change works on a field inside it (`background.color` explains `background`).
+ */
+const covers = (difference: SchemaDifference, declared: string) =>
+  within(difference.path, declared) ||
+  ((difference.kind === 'fieldAdded' || difference.kind === 'fieldRemoved') && within(declared, difference.path));
 
 /** The places a target + path names in a method's schemas (objects resolve through the method's locations). */
 function places(target: Target, path: string, specs: readonly (MethodSpec | undefined)[], method: string): Located[] {
-  if ('request' in target) return target.request === method ? [{ method, direction: 'request', path }] : [];
-  if ('response' in target) return target.response === method ? [{ method, direction: 'response', path }] : [];
+  if ('request' in target) return target.request === method ? [{ method, direction: 'request', path: withoutFilters(path) }] : [];
+  if ('response' in target) return target.response === method ? [{ method, direction: 'response', path: withoutFilters(path) }] : [];
   const out: Located[] = [];
   for (const spec of specs) {
     for (const loc of spec?.objects ?? []) {
-      if (loc.type === target.object) out.push({ method, direction: 'response', path: join(loc.path, path) });
+      if (loc.type === target.object) out.push({ method, direction: 'response', path: join(withoutFilters(loc.path), withoutFilters(path)) });
+    }
+    for (const loc of spec?.requestObjects ?? []) {
+      if (loc.type === target.object) out.push({ method, direction: 'request', path: join(withoutFilters(loc.path), withoutFilters(path)) });
     }
   }
   return out;
@@ -87,6 +101,52 @@ function declaredPlaces(change: Change, specs: readonly (MethodSpec | undefined)
   }
 }
 
+const fieldPaths = (change: Change): string[] => {
+  switch (change.kind) {
+    case 'fieldAdded':
+    case 'fieldRemoved':
+    case 'fieldToArray':
+      return [change.path];
+    case 'fieldRenamed':
+      return [change.from, change.to];
+    default:
+      return [];
+  }
+};
+
+/**
+ * Why a declared field change would do nothing at run time, or undefined: its method is in neither version, no
+ * method of either version locates its object kind, or none of its paths (with their union members) is a place
+ * any schema of its target has.
+ */
+function withoutEffect(change: Change, prev: VersionSpec, next: VersionSpec): string | undefined {
+  const paths = fieldPaths(change);
+  if (paths.length === 0 || !('target' in change)) return undefined;
+  const target = change.target;
+  const places: { schema: z.ZodType; base: string }[] = [];
+  for (const spec of [prev, next]) {
+    for (const [name, method] of Object.entries(spec.methods)) {
+      if ('request' in target && target.request === name) places.push({ schema: method.request, base: '' });
+      if ('response' in target && target.response === name) places.push({ schema: method.response, base: '' });
+      if ('object' in target) {
+        for (const loc of method.objects ?? []) if (loc.type === target.object) places.push({ schema: method.response, base: loc.path });
+        for (const loc of method.requestObjects ?? []) if (loc.type === target.object) places.push({ schema: method.request, base: loc.path });
+      }
+    }
+  }
+  const what = `"${change.description}" (${change.kind} on ${describeTarget(target)})`;
+  if (places.length === 0) {
+    return 'object' in target
+      ? `${what}: no method of versions ${prev.version} or ${next.version} locates ${target.object} objects (objects or requestObjects)`
+      : `${what}: the method is in neither version ${prev.version} nor ${next.version}`;
+  }
+  // A path some schema has outright, or one an older schema leaves open whose union members a schema does name
+  // (a field removed from a member the older version did not describe).
+  const has = (path: string, openTags: boolean) => places.some((p) => schemaHas(p.schema, join(p.base, path), openTags));
+  const found = paths.some((path) => has(path, false) || (has(path, true) && has(splitAtElements(path).base, false)));
+  return found ? undefined : `${what}: no schema of versions ${prev.version} or ${next.version} has ${paths.join(' or ')} (or the union member it names)`;
+}
+
 function checkVersion(prev: VersionSpec, next: VersionSpec): Problem[] {
   const problems: Problem[] = [];
   const at = (rule: Rule, message: string) => problems.push({ version: next.version, rule, message });
@@ -102,6 +162,8 @@ function checkVersion(prev: VersionSpec, next: VersionSpec): Problem[] {
   for (const change of next.changes) {
     const why = isIncompatible(change) ? missingMigration(change) : undefined;
     if (why) at('missing-migration', why);
+    const idle = withoutEffect(change, prev, next);
+    if (idle) at('change-without-effect', idle);
   }
 
   const used = new Set<Change>();
@@ -125,7 +187,7 @@ function checkVersion(prev: VersionSpec, next: VersionSpec): Problem[] {
       for (const difference of differences) {
         const covering = next.changes.filter((c) =>
           declaredPlaces(c, [before, after], method).some(
-            (p) => p.direction === direction && within(difference.path, p.path),
+            (p) => p.direction === direction && covers(difference, p.path),
           ),
         );
         covering.forEach((c) => used.add(c));

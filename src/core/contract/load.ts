@@ -1,5 +1,6 @@
 // Load-time checks of a contract's structure and the indexes the engine needs; each mistake has its own message.
 
+import { splitAtElements, splitPath } from '../translate/paths.js';
 import type { Change, Contract, MethodSpec, Target, VersionSpec } from './types.js';
 
 export class ContractError extends Error {
@@ -21,6 +22,36 @@ export interface LoadedContract {
 export const describeTarget = (t: Target): string =>
   'request' in t ? `${t.request} request` : 'response' in t ? `${t.response} response` : `${t.object} objects`;
 
+const malformed = (path: string): string | undefined => {
+  try {
+    splitPath(path);
+    return undefined;
+  } catch (e) {
+    return (e as Error).message;
+  }
+};
+
+/** Why a field change's paths cannot be followed: malformed, or a move whose two paths do not share their array steps. */
+function pathProblem(change: Change): string | undefined {
+  switch (change.kind) {
+    case 'fieldAdded':
+    case 'fieldRemoved':
+    case 'fieldToArray':
+      return malformed(change.path);
+    case 'fieldRenamed': {
+      const why = malformed(change.from) ?? malformed(change.to);
+      if (why) return why;
+      const { base } = splitAtElements(change.from);
+      const toParts = splitPath(change.to);
+      const baseParts = splitPath(base);
+      const shared = baseParts.every((p, i) => toParts[i] === p) && !toParts.slice(baseParts.length).some((p) => p.startsWith('*') || p.includes('['));
+      return shared ? undefined : `"${change.from}" → "${change.to}": a move keeps its array steps (both paths share them, the rest has none)`;
+    }
+    default:
+      return undefined;
+  }
+}
+
 /** Structural problems (not the versioning rules: those are check.ts). */
 export function structuralProblems(contract: Contract): string[] {
   const problems: string[] = [];
@@ -39,6 +70,16 @@ export function structuralProblems(contract: Contract): string[] {
     for (const addition of v.additions ?? []) {
       if ((addition as Change).kind !== 'fieldAdded') {
         problems.push(`version ${v.version}: additions may only hold fieldAdded changes`);
+      }
+    }
+    for (const change of [...v.changes, ...(v.additions ?? [])]) {
+      const why = pathProblem(change);
+      if (why) problems.push(`version ${v.version}: "${change.description}": ${why}`);
+    }
+    for (const [name, spec] of Object.entries(v.methods)) {
+      for (const loc of [...(spec.objects ?? []), ...(spec.requestObjects ?? [])]) {
+        const why = malformed(loc.path);
+        if (why) problems.push(`version ${v.version}: ${name} locates ${loc.type} objects at a malformed path: ${why}`);
       }
     }
     for (const change of v.changes) {

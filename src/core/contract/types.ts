@@ -3,10 +3,18 @@
 import type { z } from 'zod';
 import type { ContractServices } from './services.js';
 
-/** A dotted path inside a JSON body, e.g. "data.key". */
+/**
+ * A dotted path inside a JSON body, e.g. "data.key". `*` steps into every element of an array, `*[key=value]` only
+ * into the elements whose `key` is `value` (one member of a tagged union; `*[type=a|b]` for several members), e.g.
+ * "data.tabs.*.items.*[type=title].data.textColor". Paths of a rename or move share their array steps.
+ */
 export type FieldPath = string;
 
-/** What a field change applies to: one method's request or response body, or every object of a type. */
+/**
+ * What a field change applies to: one method's request or response body, or every object of a kind: wherever
+ * the kind appears, in requests (migrated up, located by `MethodSpec.requestObjects`) and in answers (migrated
+ * down, located by `MethodSpec.objects`), at every version.
+ */
 export type Target =
   | { readonly request: string }
   | { readonly response: string }
@@ -51,9 +59,19 @@ export interface FieldRemoved extends ChangeBase {
 export interface FieldRenamed extends ChangeBase {
   readonly kind: 'fieldRenamed';
   readonly target: Target;
-  /** Also covers a move to another place: paths may differ in depth. */
+  /** Also covers a move to another place: paths may differ in depth, but share their array steps. */
   readonly from: FieldPath;
   readonly to: FieldPath;
+  /** When the value changes form on the way (one colour → a themed pair): each direction's conversion. */
+  readonly convert?: ValueConversion;
+}
+/**
+ * A value's conversion between two versions. `up` also sees what the newer field already holds (undefined when
+ * absent) and may keep it; `down` returns undefined to leave the old field out.
+ */
+export interface ValueConversion {
+  readonly up: (value: unknown, existing: unknown) => unknown;
+  readonly down: (value: unknown) => unknown;
 }
 export interface FieldToArray extends ChangeBase {
   readonly kind: 'fieldToArray';
@@ -102,11 +120,20 @@ export interface ObjectLocation {
   readonly listing?: { readonly content?: FieldPath };
 }
 
+/** Where a method's request carries an object of a kind (e.g. createDashboard's `entry`): `object(kind)` changes migrate it up. */
+export interface RequestObjectLocation {
+  readonly type: string;
+  readonly path: FieldPath;
+}
+
 export interface MethodSpec {
   readonly description?: string;
   readonly request: z.ZodType;
   readonly response: z.ZodType;
+  /** Where the answer holds versioned objects: guarded (409) and migrated down. */
   readonly objects?: readonly ObjectLocation[];
+  /** Where the request carries objects of a kind: migrated up by the kind's changes (never guarded). */
+  readonly requestObjects?: readonly RequestObjectLocation[];
   /** The real method takes no arguments (or only optional ones): an empty body, with no content type needed, reads as `{}`. */
   readonly emptyBody?: boolean;
   /** Optional request headers the real method declares (passed to the backend as sent), for the OpenAPI document. */

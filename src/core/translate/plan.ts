@@ -3,7 +3,7 @@
 import { GatewayError } from '../errors.js';
 import { type LoadedContract, methodAt } from '../contract/load.js';
 import type { BodyMigration, Change, FieldAdded, Json, MethodSpec, ObjectLocation, Target } from '../contract/types.js';
-import { collect, deleteAt, getAt, isJsonObject, setAt } from './paths.js';
+import { collect, deleteAt, getAt, isJsonObject, objectsAt, parseSegment, setAt, splitAtElements, splitPath } from './paths.js';
 import { isPromiseLike } from './promise-like.js';
 
 export interface MethodPlan {
@@ -30,44 +30,62 @@ const isRequestOf = (t: Target, m: string) => 'request' in t && t.request === m;
 const isResponseOf = (t: Target, m: string) => 'response' in t && t.response === m;
 const objectType = (t: Target) => ('object' in t ? t.object : undefined);
 
-/** Applies `fn` to every object of `type` in a response shaped like `spec`'s. */
-const onObjects =
-  (spec: MethodSpec | undefined, type: string, fn: BodyMigration): BodyMigration =>
+type Located = { readonly type: string; readonly path: string };
+
+/** Applies `fn` to every object of `type` at `locations` (a request's or an answer's), replacing it by the result. */
+const onLocated =
+  (locations: readonly Located[], type: string, fn: BodyMigration): BodyMigration =>
   async (body, ctx) => {
-    for (const loc of spec?.objects ?? []) {
+    const apply = async (o: Json): Promise<Json> => {
+      const out = fn(o, ctx);
+      return isPromiseLike(out) ? await out : out;
+    };
+    for (const loc of locations) {
       if (loc.type !== type) continue;
       if (loc.path === '') {
-        if (isJsonObject(body)) {
-          const out = fn(body, ctx);
-          body = isPromiseLike(out) ? await out : out;
-        }
+        if (isJsonObject(body)) body = await apply(body);
         continue;
       }
-      const parts = loc.path.split('.');
+      const parts = splitPath(loc.path);
       const last = parts.pop() as string;
-      const parentPath = parts.join('.');
-      for (const parent of collect(body, parentPath)) {
-        if (last === '*' && Array.isArray(parent)) {
+      const step = parseSegment(last, loc.path);
+      for (const parent of collect(body, parts.join('.'))) {
+        if ('each' in step) {
+          if (!Array.isArray(parent)) continue;
+          const only = new Set(collect(parent, last)); // the elements the step selects (a union filter may skip some)
           for (let i = 0; i < parent.length; i++) {
-            if (!isJsonObject(parent[i])) continue;
-            const out = fn(parent[i] as Json, ctx);
-            parent[i] = isPromiseLike(out) ? await out : out;
+            if (isJsonObject(parent[i]) && only.has(parent[i])) parent[i] = await apply(parent[i] as Json);
           }
-        } else if (isJsonObject(parent) && isJsonObject(parent[last])) {
-          const out = fn(parent[last] as Json, ctx);
-          parent[last] = isPromiseLike(out) ? await out : out;
+        } else if (isJsonObject(parent) && isJsonObject(parent[step.key])) {
+          parent[step.key] = await apply(parent[step.key] as Json);
         }
       }
     }
     return body;
   };
 
-const locates = (spec: MethodSpec | undefined, type: string) => !!spec?.objects?.some((l) => l.type === type);
+/** Applies `fn` to every object of `type` in a response shaped like `spec`'s. */
+const onObjects = (spec: MethodSpec | undefined, type: string, fn: BodyMigration): BodyMigration =>
+  onLocated(spec?.objects ?? [], type, fn);
 
-const fill = (path: string, value: unknown) => (o: Json) => {
-  if (!getAt(o, path).found) setAt(o, path, structuredClone(value));
+/** Applies `fn` to every object of `type` in a request shaped like `spec`'s. */
+const onRequestObjects = (spec: MethodSpec | undefined, type: string, fn: BodyMigration): BodyMigration =>
+  onLocated(spec?.requestObjects ?? [], type, fn);
+
+const locates = (spec: MethodSpec | undefined, type: string) => !!spec?.objects?.some((l) => l.type === type);
+const locatesInRequest = (spec: MethodSpec | undefined, type: string) => !!spec?.requestObjects?.some((l) => l.type === type);
+
+/** Runs `op` on each object a path's array steps reach (the body itself when it has none), with the path inside it. */
+const each = (path: string, op: (o: Json, rest: string) => void) => (o: Json) => {
+  const { base, rest } = splitAtElements(path);
+  for (const x of objectsAt(o, base)) op(x, rest);
   return o;
 };
+
+const fill = (path: string, value: unknown) =>
+  each(path, (o, rest) => {
+    if (!getAt(o, rest).found) setAt(o, rest, structuredClone(value));
+  });
 /** Deletes a field and the containers on its path that it leaves empty (a move must not leave `{}` behind). */
 const deletePruned = (o: Json, path: string) => {
   const got = deleteAt(o, path);
@@ -80,22 +98,31 @@ const deletePruned = (o: Json, path: string) => {
   }
   return got;
 };
-const move = (from: string, to: string) => (o: Json) => {
-  const got = deletePruned(o, from);
-  if (got.found) setAt(o, to, got.value);
-  return o;
+/** Moves a field (within each object the shared array steps reach), converting its value on the way when asked. */
+const move = (from: string, to: string, convert?: (value: unknown, existing: unknown) => unknown) => {
+  const { base, rest: fromRest } = splitAtElements(from);
+  const toRest = to.split('.').slice(base === '' ? 0 : splitPath(base).length).join('.');
+  return (o: Json) => {
+    for (const x of objectsAt(o, base)) {
+      const got = deletePruned(x, fromRest);
+      if (!got.found) continue;
+      const value = convert ? convert(got.value, getAt(x, toRest).value) : got.value;
+      if (value !== undefined) setAt(x, toRest, value);
+    }
+    return o;
+  };
 };
-const drop = (path: string) => (o: Json) => (deletePruned(o, path), o);
-const toArray = (path: string) => (o: Json) => {
-  const got = getAt(o, path);
-  if (got.found && got.value !== undefined && !Array.isArray(got.value)) setAt(o, path, [got.value]);
-  return o;
-};
-const fromArray = (path: string) => (o: Json) => {
-  const got = getAt(o, path);
-  if (got.found && Array.isArray(got.value)) setAt(o, path, got.value[0]);
-  return o;
-};
+const drop = (path: string) => each(path, (o, rest) => void deletePruned(o, rest));
+const toArray = (path: string) =>
+  each(path, (o, rest) => {
+    const got = getAt(o, rest);
+    if (got.found && got.value !== undefined && !Array.isArray(got.value)) setAt(o, rest, [got.value]);
+  });
+const fromArray = (path: string) =>
+  each(path, (o, rest) => {
+    const got = getAt(o, rest);
+    if (got.found && Array.isArray(got.value)) setAt(o, rest, got.value[0]);
+  });
 
 interface Steps {
   up?: BodyMigration;
@@ -107,7 +134,7 @@ interface Steps {
  * The migrations one change contributes for `method` (its name at the version before the change).
  * `specAfter` is the method's spec at the version the change leads to (objects are located in that shape).
  */
-function stepsFor(change: Change, method: string, specAfter: MethodSpec | undefined): Steps {
+function stepsFor(change: Change, method: string, specBefore: MethodSpec | undefined, specAfter: MethodSpec | undefined): Steps {
   const fieldSteps = (
     target: Target,
     up: ((o: Json) => Json) | undefined,
@@ -116,8 +143,12 @@ function stepsFor(change: Change, method: string, specAfter: MethodSpec | undefi
     if (isRequestOf(target, method)) return up ? { up: (b) => up(b) } : {};
     if (isResponseOf(target, method)) return down ? { down: [(b) => down(b)] } : {};
     const type = objectType(target);
-    if (type && down && locates(specAfter, type)) return { down: [onObjects(specAfter, type, (o) => down(o))] };
-    return {};
+    if (!type) return {};
+    // An object kind: its requests (in the shape before the change) go up, its answers (after) come down.
+    return {
+      ...(up && locatesInRequest(specBefore, type) && { up: onRequestObjects(specBefore, type, (o) => up(o)) }),
+      ...(down && locates(specAfter, type) && { down: [onObjects(specAfter, type, (o) => down(o))] }),
+    };
   };
   switch (change.kind) {
     case 'fieldAdded':
@@ -128,8 +159,14 @@ function stepsFor(change: Change, method: string, specAfter: MethodSpec | undefi
         drop(change.path),
         change.downDefault === undefined ? undefined : fill(change.path, change.downDefault),
       );
-    case 'fieldRenamed':
-      return fieldSteps(change.target, move(change.from, change.to), move(change.to, change.from));
+    case 'fieldRenamed': {
+      const convert = change.convert;
+      return fieldSteps(
+        change.target,
+        move(change.from, change.to, convert && ((v, existing) => convert.up(v, existing))),
+        move(change.to, change.from, convert && ((v) => convert.down(v))),
+      );
+    }
     case 'fieldToArray':
       return fieldSteps(change.target, toArray(change.path), fromArray(change.path));
     case 'methodAdded':
@@ -206,14 +243,16 @@ export function buildPlan(loaded: LoadedContract, version: number, method: strin
     for (const change of v.changes) {
       if (change.kind === 'methodRemoved' && change.method === before && change.replacedBy) current = change.replacedBy.method;
     }
-    // Objects are located in the shape of the version these changes lead to, whatever the declaration order.
+    // Objects are located in the shape of the version these changes lead to, whatever the declaration order
+    // (answers), and in the shape of the version before them (requests).
     const specAfter = methodAt(loaded, v.version, current);
+    const specBefore = methodAt(loaded, v.version - 1, before);
     // A replacement bridges the old method's shape and the new one: its request migration runs after this
     // version's other up-steps, its response migration after the other down-steps (on the new shape).
     let bridgeUp: BodyMigration | undefined;
     let bridgeDown: BodyMigration[] = [];
     for (const change of v.changes) {
-      const steps = stepsFor(change, before, specAfter);
+      const steps = stepsFor(change, before, specBefore, specAfter);
       if (steps.unservable) unservable ??= steps.unservable;
       if (change.kind === 'methodRemoved') {
         if (change.method === before) {

@@ -1,10 +1,11 @@
-// Dashboard methods, in the v1 dashboard format: `{entry: {…, data: {tabs, settings, schemeVersion}}}`.
-// Shapes: datalens-tech/datalens-ui src/shared/schema/mix/schemas/dash/{get,create,update}-dashboard-v1.ts,
-// delete-dashboard.ts and dash-v1.ts.
+// Dashboard methods at API version 3: the DashboardV2 format, `{entry: {…, version: 2, data: {tabs, settings}}}`.
+// Shapes: the v3 OpenAPI document (src/contract/v3/dashboards.ts cites it); a dashboard saved in the earlier format
+// is stored and answered in the v3 shape (dash-v3.ts), as real DataLens migrates it.
 
 import { BackendError } from '../shared/errors.js';
 import type { Entry } from '../stores/index.js';
-import { emptyDashData, DASH_SCHEME_VERSION } from '../stores/entry-data.js';
+import { emptyDashData } from '../stores/entry-data.js';
+import { dashboardV3 } from './dash-v3.js';
 import { actorOf, fromContract, type Args, type MethodHandler } from './context.js';
 import { deleteEntry, modeOf, revisionOf, saveEntry } from './entry-writes.js';
 import { linksIn, placementOf } from './placement.js';
@@ -22,8 +23,8 @@ const entryArg = (args: Args): Json => {
   return entry as Json;
 };
 
-/** The dashboard's data as stored: what was sent, at the current scheme version. */
-const dashData = (data: unknown): Json => ({ ...emptyDashData(), ...(data as Json | undefined), schemeVersion: DASH_SCHEME_VERSION });
+/** The dashboard's data and annotation as stored: what was sent, in the v3 shape. */
+const dashContent = (data: unknown, annotation: unknown) => dashboardV3({ ...emptyDashData(), ...(data as Json | undefined) }, annotation);
 
 const isDash = (e: Entry) => e.scope === 'dash';
 
@@ -36,7 +37,7 @@ export const dashboardMethods: Record<string, MethodHandler> = {
   createDashboard: fromContract('createDashboard', (args, ctx) => {
     const input = entryArg(args);
     const placement = placementOf(ctx.store, input);
-    const data = dashData(input.data);
+    const { data, annotation } = dashContent(input.data, input.annotation);
     const entry = ctx.store.entries.create(
       {
         ...placement,
@@ -44,7 +45,7 @@ export const dashboardMethods: Record<string, MethodHandler> = {
         type: '',
         data,
         meta: (input.meta as Json | null | undefined) ?? {},
-        annotation: (input.annotation as { description: string } | undefined) ?? null,
+        annotation: annotation as { description: string } | null,
         links: linksIn(ctx.store, data),
       },
       actorOf(ctx),
@@ -56,13 +57,15 @@ export const dashboardMethods: Record<string, MethodHandler> = {
   updateDashboard: fromContract('updateDashboard', (args, ctx) => {
     const input = entryArg(args);
     const entry = ctx.store.entries.require(String(input.entryId ?? ''), undefined, isDash);
+    const content = input.data !== undefined ? dashContent(input.data, input.annotation ?? entry.annotation) : undefined;
+    const annotation = content?.annotation ?? input.annotation;
     const saved = saveEntry(
       ctx,
       entry,
       {
-        ...(input.data !== undefined && { data: dashData(input.data) }),
+        ...(content && { data: content.data }),
         ...(input.meta !== undefined && { meta: input.meta as Json | null }),
-        ...(input.annotation !== undefined && { annotation: input.annotation as { description: string } }),
+        ...(annotation !== undefined && annotation !== null && { annotation: annotation as { description: string } }),
       },
       modeOf(args.mode),
       input.lockToken ?? args.lockToken,

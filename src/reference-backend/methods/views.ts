@@ -7,6 +7,7 @@
 
 import type { Collection, Entry, Workbook } from '../stores/index.js';
 import { nameOf } from '../stores/entries.js';
+import { dashboardV3 } from './dash-v3.js';
 import { COLLECTION_PERMISSIONS, ENTRY_PERMISSIONS, WORKBOOK_PERMISSIONS } from './context.js';
 
 type Json = Record<string, unknown>;
@@ -19,20 +20,22 @@ export function workbookView(w: Workbook, withPermissions = false): Json {
   return { ...w, meta: w.meta, ...(withPermissions && { permissions: { ...WORKBOOK_PERMISSIONS } }) };
 }
 
-/** The format version real DataLens answers in dashboards' and Editor charts' `version` (dash-v1.ts DASH_VERSION_1). */
+/** The format version real DataLens answers in Editor charts' `version` (dash-v1.ts DASH_VERSION_1). */
 export const FORMAT_VERSION = 1;
+/** The format version of a dashboard at API version 3 (DashboardV2.version, the v3 OpenAPI document). */
+export const DASH_FORMAT_VERSION = 2;
 
 /**
  * The version stamp's fields: `version` by default; for a kind whose real `version` is its format version
  * (`formatVersion`), the stamp goes in `apiVersion` (src/contract/datalens/objects.ts API_VERSION_FIELD).
  */
-const stampOf = (e: Entry, formatVersion: boolean | undefined): Json =>
-  formatVersion ? { version: FORMAT_VERSION, apiVersion: e.version } : { version: e.version };
+const stampOf = (e: Entry, formatVersion: boolean | number | undefined): Json =>
+  formatVersion ? { version: formatVersion === true ? FORMAT_VERSION : formatVersion, apiVersion: e.version } : { version: e.version };
 
 /** What US answers for an entry (EntryFields), the chart methods' answer. */
 export function entryView(
   e: Entry,
-  options: { permissions?: boolean | undefined; links?: boolean | undefined; locked?: boolean; formatVersion?: boolean } = {},
+  options: { permissions?: boolean | undefined; links?: boolean | undefined; locked?: boolean; formatVersion?: boolean | number } = {},
 ): Json {
   return {
     entryId: e.entryId,
@@ -85,7 +88,7 @@ export function entryRow(e: Entry, workbookTitle: string | null, options: { data
     isLocked: options.locked === true,
     links: options.links ? e.links : null,
     version: e.version,
-    ...(options.data && { data: e.data }),
+    ...(options.data && { data: e.scope === 'dash' ? dashboardV3(e.data, e.annotation).data : e.data }),
     ...(options.permissions && { permissions: { ...ENTRY_PERMISSIONS } }),
   };
 }
@@ -136,11 +139,12 @@ export function relationRow(e: Entry, withPermissions: boolean): Json {
   };
 }
 
-/** getDashboard's answer: `{entry, isFavorite?, permissions?}`, the entry in the dash v1 format. */
+/** getDashboard's answer: `{entry, isFavorite?, permissions?}`, the entry in the DashboardV2 format (a dashboard saved earlier is migrated). */
 export function dashboardView(e: Entry, options: { permissions?: boolean | undefined; favorite?: boolean | undefined; links?: boolean | undefined } = {}): Json {
-  const { isFavorite: _f, isLocked: _l, collectionId: _c, ...entry } = entryView(e, { links: options.links ?? true, formatVersion: true });
+  const { isFavorite: _f, isLocked: _l, collectionId: _c, ...entry } = entryView(e, { links: options.links ?? true, formatVersion: DASH_FORMAT_VERSION });
+  const { data, annotation } = dashboardV3(e.data, e.annotation);
   return {
-    entry,
+    entry: { ...entry, data, annotation },
     ...(options.favorite && { isFavorite: false }),
     ...(options.permissions && { permissions: { ...ENTRY_PERMISSIONS } }),
   };

@@ -1,0 +1,84 @@
+// Version 3, dashboards: the changes from the v1 dashboard format to DashboardV2, declared on the dashboard kind
+// (each one migrates what a client sends up and what it reads down, wherever a dashboard appears).
+//
+// Source: github.com/yandex-cloud/docs ru/datalens/release-notes/api-changelog.md, "Версия 3" (08.09.2026): the removed
+// fields, the selectors' fieldType, at least one tab, and the migrations real DataLens runs when a v3 client reads an
+// object saved earlier (description, colours, widgetTabIds). docs/reference/object-versions.md ("Dashboards at
+// version 3") states each rule that is not one to one.
+
+import { custom, fieldConverted, fieldRemoved, object, response } from '../../core/contract/builders.js';
+import type { Change, Json, ValueConversion } from '../../core/contract/types.js';
+import { DATASET_DATA_TYPES } from './dashboards.js';
+
+const dashboard = object('dashboard');
+const items = 'data.tabs.*.items.*';
+const globalItems = 'data.tabs.*.globalItems.*';
+
+/** What a v1/v2 client's scheme version reads (DASH_CURRENT_SCHEME_VERSION, datalens-ui src/shared/constants/dash.ts). */
+export const DASH_SCHEME_VERSION = 8;
+
+/** One colour ↔ the themed pair: the same colour for both themes; back, the light theme's (what v1/v2 rendered). */
+export const themedColour: ValueConversion = {
+  up: (colour, existing) => existing ?? { light: colour, dark: colour },
+  down: (pair) => {
+    if (typeof pair === 'string') return pair; // controls may hold one HEX string already
+    const p = (pair ?? {}) as Json;
+    return p.light ?? p.dark;
+  },
+};
+
+/** `widgetTabId` ↔ `widgetTabIds`: a one-item list unless the list is already there; back, its first item. */
+export const widgetTabIds: ValueConversion = {
+  up: (tabId, existing) => existing ?? [tabId],
+  down: (ids) => (Array.isArray(ids) ? ids[0] : undefined),
+};
+
+/** A dataset selector's fieldType keeps a dataset data type; any other value is left out. */
+const datasetFieldType: ValueConversion = {
+  up: (t) => ((DATASET_DATA_TYPES as readonly unknown[]).includes(t) ? t : undefined),
+  down: (t) => t,
+};
+
+/** The format version in `entry.version`: 1 for the v1 format, 2 for DashboardV2 (dash-v1.ts; DashboardV2.version). */
+const formatVersion: ValueConversion = { up: () => 2, down: () => 1 };
+
+/** The fieldType rules for the selectors `at` reaches (`at(sourceType)` is the path of one kind of selector). */
+const selectorFieldType = (where: string, at: (sourceType: string) => string): Change[] => [
+  fieldConverted(dashboard, `${at('dataset')}.source.fieldType`, `${at('dataset')}.source.fieldType`, datasetFieldType,
+    `Dashboards (${where}): a dataset selector's \`fieldType\` takes only dataset data types; another value is left out.`),
+  fieldRemoved(dashboard, `${at('manual')}.source[elementType=select|input|checkbox].fieldType`,
+    `Dashboards (${where}): a manual selector keeps \`fieldType\` only when it selects dates; older versions read "string".`,
+    { downDefault: 'string' }),
+];
+
+export const dashboardChangesV3: readonly Change[] = [
+  custom({
+    description:
+      'Dashboards: the items\' data is described per kind (text, title, widget, image, insight, selector, selector group), with new optional look fields (`backgroundSettings`, `borderRadius`, `autoHeight`); tabs take `hidden` and `settings`; the dashboard\'s settings take `backgroundSettings`.',
+    compatible: true,
+    covers: [
+      { target: dashboard, path: `${items}.data` },
+      { target: dashboard, path: `${globalItems}.data` },
+      { target: dashboard, path: 'data.tabs.*.hidden' },
+      { target: dashboard, path: 'data.tabs.*.settings' },
+      { target: dashboard, path: 'data.settings.backgroundSettings' },
+    ],
+  }),
+  fieldConverted(dashboard, 'data.description', 'annotation.description', { up: (d, existing) => existing ?? d, down: (d) => d },
+    'Dashboards: `data.description` moves to `annotation.description` (a description already in the annotation wins).'),
+  fieldRemoved(dashboard, 'data.schemeVersion', 'Dashboards: `data.schemeVersion` is removed; older versions read 8.', { downDefault: DASH_SCHEME_VERSION }),
+  fieldConverted(dashboard, `${items}.data.background.color`, `${items}.data.backgroundSettings.color`, themedColour,
+    'Dashboard items: `background` becomes `backgroundSettings.color`, a `{light, dark}` pair in HEX.'),
+  fieldConverted(dashboard, `${globalItems}.data.background.color`, `${globalItems}.data.backgroundSettings.color`, themedColour,
+    'Dashboard global items: `background` becomes `backgroundSettings.color`, a `{light, dark}` pair in HEX.'),
+  fieldConverted(dashboard, 'data.tabs.*.items.*[type=title].data.textColor', 'data.tabs.*.items.*[type=title].data.textSettings.color', themedColour,
+    'Dashboard titles: `textColor` becomes `textSettings.color`, a `{light, dark}` pair in HEX.'),
+  fieldConverted(dashboard, 'data.tabs.*.items.*[type=neuro_widget].data.widgetTabId', 'data.tabs.*.items.*[type=neuro_widget].data.widgetTabIds', widgetTabIds,
+    'Dashboard insight items: `widgetTabId` becomes `widgetTabIds`, a list (one item, unless the list is already there).'),
+  ...selectorFieldType('selectors', (t) => `data.tabs.*.items.*[type=control].data[sourceType=${t}]`),
+  ...selectorFieldType('selector groups', (t) => `data.tabs.*.items.*[type=group_control].data.group.*[sourceType=${t}]`),
+  ...selectorFieldType('global selectors', (t) => `data.tabs.*.globalItems.*[type=control].data[sourceType=${t}]`),
+  ...['getDashboard', 'createDashboard', 'updateDashboard'].map((m) =>
+    fieldConverted(response(m), 'entry.version', 'entry.version', formatVersion, `${m} answers the DashboardV2 format: \`entry.version\` is 2 (1 before).`),
+  ),
+];

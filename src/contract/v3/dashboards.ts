@@ -1,0 +1,188 @@
+// The dashboard methods of the DataLens public API v3: the "V2" dashboard contract (entry `DashboardV2`).
+//
+// Source: the real v3 OpenAPI document, github.com/datalens-tech/datalens-sdk spec/yacloud.json (commit
+// 021501bb6ccd3165eaa128155d91f67e01525fe9), components CreateDashboardV2Args, DashboardV2, DashDataV2, DashTabV2,
+// DashTabItemV2, DashTabControlItemV2, DashTabGroupControlItemV2, DashControlV2, DashGroupControlV2,
+// DashGroupControlItemV2, DashControlSourceDatasetV2, DashControlSourceManualV2, DashControlSourceExternalV2,
+// DashColorByThemeV2, DashLayoutItemV2, DashMetaV2; and the changelog, github.com/yandex-cloud/docs
+// ru/datalens/release-notes/api-changelog.md, "Версия 3" (08.09.2026). UpdateDashboardV2Args and GetDashboardV2Args
+// were not read field by field: they keep the v1 arguments (the entry's fields, `mode`; the read options).
+// Modelled closely: what v3 changes (item colours, the insight item's tabs, selectors' fieldType, at least one
+// tab, no schemeVersion); the rest stays open as in v1.
+
+import { z } from 'zod';
+import type { MethodSpec } from '../../core/contract/types.js';
+import { dashSettingsV1 } from '../datalens/dashboards.js';
+import { annotation, answer, apiVersionStamp, branch, empty, flag, id, method, open, permissions, record, storedEntry, strict, text, updateMode } from '../datalens/common.js';
+
+/** DashColorByThemeV2: a colour per theme, in HEX. */
+const themedColor = open({ light: z.string().optional(), dark: z.string().optional() });
+/** Item `backgroundSettings` (DashTabItemV2): the themed pair; controls also take one HEX string (DashControlV2). */
+const backgroundSettings = open({ color: z.union([themedColor, z.string()]).optional() });
+/** A title's `textSettings` (DashTabItemV2, the title member). */
+const textSettings = open({ color: themedColor.optional() });
+
+/** The dataset data types a dataset selector's `fieldType` takes (DashControlSourceDatasetV2.fieldType). */
+export const DATASET_DATA_TYPES = [
+  'date', 'genericdatetime', 'datetimetz', 'integer', 'uinteger', 'string', 'float', 'boolean', 'geopoint', 'geopolygon',
+  'markup', 'heatmap', 'array_int', 'array_float', 'array_str', 'unsupported', 'hierarchy', 'tree_str', 'tree_int', 'tree_float',
+] as const;
+const dataType = z.enum(DATASET_DATA_TYPES);
+
+const itemBase = {
+  id: z.string().min(1),
+  namespace: z.literal('default'),
+  defaults: record.optional(),
+  orderId: z.number().optional(),
+  defaultOrderId: z.number().optional(),
+};
+/** Shared by every member's data: the v3 look (DashTabItemV2 members). */
+const look = { backgroundSettings: backgroundSettings.optional(), borderRadius: z.number().optional() };
+
+const textItem = open({ ...itemBase, type: z.literal('text'), data: open({ text: z.string(), autoHeight: flag, ...look }) });
+const titleItem = open({
+  ...itemBase,
+  type: z.literal('title'),
+  data: open({
+    text: z.string(),
+    size: z.union([z.enum(['xl', 'l', 'm', 's', 'xs']), open({ fontSize: z.number(), lineHeight: z.number().optional() })]),
+    showInTOC: flag,
+    autoHeight: flag,
+    hint: open({ enabled: flag, text }).optional(),
+    textSettings: textSettings.optional(),
+    ...look,
+  }),
+});
+const widgetTab = open({
+  id: z.string().min(1),
+  title: z.string().min(1),
+  chartId: z.string().min(1),
+  params: record,
+  description: text,
+  isDefault: flag,
+  autoHeight: flag,
+});
+const widgetItem = open({ ...itemBase, type: z.literal('widget'), data: open({ hideTitle: z.boolean(), tabs: z.array(widgetTab), ...look }) });
+const imageItem = open({ ...itemBase, type: z.literal('image'), data: open({ src: z.string(), alt: text, preserveAspectRatio: flag, ...look }) });
+/**
+ * The insight item. The spec snapshot still lists `widgetTabId`; the changelog removes it for `widgetTabIds` (a
+ * list): we follow the changelog.
+ */
+const insightItem = open({
+  ...itemBase,
+  type: z.literal('neuro_widget'),
+  data: open({ prompt: z.string().min(1), hideTitle: z.boolean(), widgetTabIds: z.array(z.string().min(1)).min(1), title: text, hideActions: flag, ...look }),
+});
+
+/** A selector's element (DashControlElementV2): the manual source keeps `fieldType` only on a date selector. */
+const datasetSource = open({ datasetId: z.string().min(1), datasetFieldId: z.string().min(1), fieldType: dataType.optional(), elementType: z.string() });
+const manualElement = (elementType: z.ZodType, extra: Record<string, z.ZodType> = {}) =>
+  open({ fieldName: z.string().min(1), elementType, acceptableValues: z.unknown().optional(), ...extra });
+const manualSource = z.discriminatedUnion('elementType', [
+  manualElement(z.literal('date'), { fieldType: dataType.optional() }),
+  manualElement(z.enum(['select', 'input', 'checkbox'])),
+]);
+const externalSource = open({ chartId: z.string().min(1) });
+const selectorBase = { title: z.string().min(1), autoHeight: flag, ...look };
+/** DashControlV2: by `sourceType`. */
+const controlData = z.discriminatedUnion('sourceType', [
+  open({ ...selectorBase, sourceType: z.literal('dataset'), source: datasetSource }),
+  open({ ...selectorBase, sourceType: z.literal('manual'), source: manualSource }),
+  open({ ...selectorBase, sourceType: z.literal('external'), source: externalSource }),
+]);
+const controlItem = open({ ...itemBase, type: z.literal('control'), data: controlData, defaults: record });
+/** DashGroupControlItemV2: a selector inside a group, by `sourceType`. */
+const groupMember = { id: z.string().min(1), title: z.string().min(1), namespace: z.literal('default'), defaults: record.optional() };
+const groupControl = z.discriminatedUnion('sourceType', [
+  open({ ...groupMember, sourceType: z.literal('dataset'), source: datasetSource }),
+  open({ ...groupMember, sourceType: z.literal('manual'), source: manualSource }),
+]);
+const groupControlItem = open({
+  ...itemBase,
+  type: z.literal('group_control'),
+  data: open({ group: z.array(groupControl), autoHeight: z.boolean(), buttonApply: z.boolean(), buttonReset: z.boolean(), showGroupName: z.boolean(), ...look }),
+  defaults: record.optional(),
+});
+
+/** DashTabItemV2, told apart by `type`. */
+const tabItem = z.discriminatedUnion('type', [textItem, titleItem, widgetItem, imageItem, insightItem, controlItem, groupControlItem]);
+/** DashGlobalItemV2: selectors and selector groups. */
+const globalItem = z.discriminatedUnion('type', [controlItem, groupControlItem]);
+
+/** DashTabV2 (additionalProperties false). */
+const tab = strict({
+  id: z.string().min(1),
+  title: z.string().min(1),
+  items: z.array(tabItem),
+  layout: z.array(record),
+  connections: z.array(record),
+  aliases: strict({ default: z.array(z.array(z.string().min(1)).min(2)).optional() }),
+  globalItems: z.array(globalItem).optional(),
+  hidden: flag,
+  settings: open({ fixedHeaderCollapsedDefault: flag, isGoldenset: flag }).optional(),
+});
+
+/** DashDataV2 settings: as v1's (kept open, as there), with the dashboard's `backgroundSettings`. */
+const settings = dashSettingsV1.extend({ backgroundSettings: backgroundSettings.optional() });
+
+/** DashDataV2: no `schemeVersion`, no `description` (annotation.description), at least one tab (changelog). */
+const dashData = open({
+  counter: z.number().int().min(1),
+  salt: z.string().min(1),
+  tabs: z.array(tab).min(1),
+  settings,
+  supportDescription: text,
+  accessDescription: text,
+});
+
+/** DashMetaV2. */
+const dashMeta = z.record(z.string(), z.union([z.string(), z.boolean()])).nullable();
+
+/** DashboardV2: `version` is the format version, 2 here (the API version stamp is `apiVersion`). */
+const dashboard = storedEntry.extend({
+  scope: z.literal('dash'),
+  type: z.literal(''),
+  version: z.literal(2),
+  apiVersion: apiVersionStamp,
+  data: dashData,
+  meta: dashMeta,
+});
+const dashboardAnswer = answer({ entry: dashboard });
+
+const where = { objects: [{ type: 'dashboard', path: 'entry', idField: 'entryId', versionField: 'apiVersion' }] } as const;
+const carries = { requestObjects: [{ type: 'dashboard', path: 'entry' }] } as const;
+
+export const dashboardMethodsV3: Record<string, MethodSpec> = {
+  // GetDashboardV2Args / GetDashboardV2Result.
+  getDashboard: {
+    ...method(
+      'Returns a dashboard (DashboardV2).',
+      open({ dashboardId: id, revId: text, includePermissions: flag, includeLinks: flag, includeFavorite: flag, branch: branch.optional(), workbookId: text }),
+      answer({ entry: dashboard, isFavorite: flag, permissions: permissions.optional() }),
+    ),
+    ...where,
+  },
+  // CreateDashboardV2Args: entry = {data, meta, annotation?} and EntryLocationIdentifiers; not strict.
+  createDashboard: {
+    ...method(
+      'Creates a dashboard (DashboardV2), in a folder (`entry.key`) or a workbook (`entry.workbookId` and `entry.name`).',
+      // meta: DashMetaV2 also takes booleans; kept as v1's strings here.
+      open({ entry: open({ data: dashData, meta: z.record(z.string(), z.string()).nullable(), annotation: annotation.optional(), key: text, workbookId: text, name: text }) }),
+      dashboardAnswer,
+    ),
+    ...where,
+    ...carries,
+  },
+  // UpdateDashboardV2Args: as v1's update (strict), with the v3 data.
+  updateDashboard: {
+    ...method(
+      'Saves or publishes a new revision of a dashboard (DashboardV2).',
+      strict({ entry: strict({ entryId: id, data: dashData, meta: dashMeta, revId: text, annotation: annotation.optional() }), mode: updateMode }),
+      dashboardAnswer,
+    ),
+    ...where,
+    ...carries,
+  },
+  // DeleteDashboardArgs: unchanged.
+  deleteDashboard: method('Deletes a dashboard.', strict({ dashboardId: id, lockToken: text }), empty),
+};
