@@ -3,7 +3,8 @@
 import type { Contract } from '../core/contract/types.js';
 import { version1 } from './v1/index.js';
 import { version2 } from './v2/index.js';
+import { version3 } from './v3/index.js';
 
 export const shippedContract: Contract = {
-  versions: [version1, version2],
+  versions: [version1, version2, version3],
 };
