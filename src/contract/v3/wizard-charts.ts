@@ -7,7 +7,7 @@
 // How old configs map to the document and back: wizard-config.ts and docs/reference/wizard-v3.md.
 
 import { z } from 'zod';
-import { custom, object, request } from '../../core/contract/builders.js';
+import { custom, object, omit, request } from '../../core/contract/builders.js';
 import { GatewayError } from '../../core/errors.js';
 import type { Change, CustomChange, Json, MethodSpec, ObjectLocation, Target } from '../../core/contract/types.js';
 import { API_VERSION_FIELD } from '../datalens/objects.js';
@@ -142,16 +142,14 @@ function documentOf(data: unknown): Json {
 
 /** A body with `data` replaced by its document; everything else passes unchanged (`template` is implied from v3 on). */
 function withDocument(body: Json): Json {
-  const out: Json = {};
-  for (const key of Object.keys(body)) if (key !== 'template' && key !== 'data') out[key] = body[key];
+  const out = omit(body, 'template', 'data');
   out.data = documentOf(body.data);
   return out;
 }
 
 /** updateWizardChart: `entryId` is named `chartId`, and `data` becomes the document. */
 function updateUp(body: Json): Json {
-  const out = withDocument(body);
-  delete out.entryId;
+  const out = omit(withDocument(body), 'entryId');
   out.chartId = body.entryId;
   return out;
 }
@@ -160,8 +158,7 @@ function updateUp(body: Json): Json {
 function flatEntry(body: Json): Json {
   const entry = body.entry;
   if (!isObj(entry)) return body;
-  const out: Json = {};
-  for (const key of Object.keys(entry)) if (key !== API_VERSION_FIELD) out[key] = entry[key];
+  const out = omit(entry, API_VERSION_FIELD);
   out.version = entry[API_VERSION_FIELD];
   if (isWizardDocument(entry.data)) out.data = configDown(entry.data);
   if (body.permissions !== undefined) out.permissions = body.permissions;

@@ -27,6 +27,11 @@ export interface LegacyConfig {
 const isObj = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 const has = (o: unknown, key: string | number): boolean => (Array.isArray(o) || isObj(o)) && Object.hasOwn(o, key);
 const FORBIDDEN = new Set(['__proto__', 'prototype', 'constructor']);
+/** Sets an own property, also one named "__proto__" (JSON.parse makes those: never a prototype change). */
+function put(o: Json, key: string, value: unknown): void {
+  if (key === '__proto__') Object.defineProperty(o, key, { value, enumerable: true, writable: true, configurable: true });
+  else o[key] = value;
+}
 
 /** The config's lists of data sources that the document groups under `sources` (same names). */
 const SOURCE_FIELDS = ['datasetsIds', 'filters', 'hierarchies', 'links', 'updates'] as const;
@@ -176,7 +181,7 @@ function canonicalLayer(layer: unknown): unknown {
         if (v !== undefined) common[field] = v;
       }
     } else if (isObj(value) && Array.isArray(value.items)) placeholders.push({ id: key, ...value });
-    else out[key] = value;
+    else put(out, key, value);
   }
   return { ...out, commonPlaceholders: common, placeholders };
 }
@@ -184,7 +189,7 @@ function canonicalLayer(layer: unknown): unknown {
 /** The old config for a document no older client wrote: every part at its place, placeholders in document order. */
 function canonicalConfig(doc: Json): Json {
   const out: Json = {};
-  for (const [key, value] of Object.entries(doc)) if (key !== 'sources' && key !== 'visualization' && key !== LEGACY_CONFIG) out[key] = value;
+  for (const [key, value] of Object.entries(doc)) if (key !== 'sources' && key !== 'visualization' && key !== LEGACY_CONFIG) put(out, key, value);
   const sources = doc.sources as Json;
   for (const field of SOURCE_FIELDS) if (has(sources, field)) out[field] = sources[field];
   const viz: Json = {};
@@ -202,7 +207,7 @@ function canonicalConfig(doc: Json): Json {
         if (v !== undefined) out[field] = v;
       }
     } else if (isObj(value) && Array.isArray(value.items)) placeholders.push({ id: key, ...value });
-    else viz[key] = value;
+    else put(viz, key, value);
   }
   out.visualization = { ...viz, placeholders };
   return out;
@@ -227,6 +232,6 @@ export function configDown(doc: Json): Json {
 export function withoutLegacy(doc: Json): Json {
   if (!has(doc, LEGACY_CONFIG)) return doc;
   const out: Json = {};
-  for (const key of Object.keys(doc)) if (key !== LEGACY_CONFIG) out[key] = doc[key];
+  for (const key of Object.keys(doc)) if (key !== LEGACY_CONFIG) put(out, key, doc[key]);
   return out;
 }
