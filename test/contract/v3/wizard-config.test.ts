@@ -7,20 +7,22 @@ import { LEGACY_CONFIG, configDown, configUp, isWizardDocument, withoutLegacy } 
 
 const json = fc.jsonValue({ maxDepth: 2 });
 const key = fc.oneof(fc.constantFrom('x', 'y', 'y2', 'rows', 'colors', 'type', 'layers', '__proto__', 'constructor', 'items'), fc.string({ maxLength: 6 }));
-const placeholder = fc.record({ id: fc.oneof(key, fc.integer()), items: json, settings: json, title: fc.string(), type: fc.string() }, { requiredKeys: [] });
+// Ids mostly from a small pool, so that duplicates and reserved names come up often.
+const placeholderId = fc.oneof({ weight: 4, arbitrary: fc.constantFrom('x', 'y', 'rows', 'colors', '__proto__') }, { weight: 1, arbitrary: fc.oneof(key, fc.integer()) });
+const placeholder = fc.record({ id: placeholderId, items: json, settings: json, title: fc.string(), type: fc.string() }, { requiredKeys: ['id'] });
 const common = fc.record({ colors: json, colorsConfig: json, labels: json, sort: json, shapes: json, tooltips: json, filters: json }, { requiredKeys: [] });
 const layer = fc.oneof(
-  fc.record({ id: fc.oneof(fc.string(), json), type: fc.constant('layer'), name: fc.string(), layerSettings: json, commonPlaceholders: fc.oneof(common, json), placeholders: fc.array(placeholder, { maxLength: 3 }) }, { requiredKeys: [] }),
-  json,
+  { weight: 4, arbitrary: fc.record({ id: fc.oneof(fc.string(), json), type: fc.constant('layer'), name: fc.string(), layerSettings: json, commonPlaceholders: fc.oneof(common, json), placeholders: fc.array(placeholder, { maxLength: 4 }) }, { requiredKeys: [] }) },
+  { weight: 1, arbitrary: json },
 );
 const visualization = fc.record(
-  { id: fc.oneof(fc.string(), json), type: fc.string(), name: fc.string(), placeholders: fc.oneof(fc.array(fc.oneof(placeholder, json), { maxLength: 4 }), json), layers: fc.array(layer, { maxLength: 3 }), selectedLayerId: json },
+  { id: fc.oneof(fc.string(), json), type: fc.string(), name: fc.string(), placeholders: fc.oneof({ weight: 4, arbitrary: fc.array(fc.oneof({ weight: 4, arbitrary: placeholder }, { weight: 1, arbitrary: json }), { maxLength: 4 }) }, { weight: 1, arbitrary: json }), layers: fc.array(layer, { maxLength: 3 }), selectedLayerId: json },
   { requiredKeys: [] },
 );
 const config = fc
   .tuple(
     fc.record(
-      { version: fc.string(), type: fc.constant('datalens'), visualization: fc.oneof(visualization, json), datasetsIds: json, datasetsPartialFields: json, updates: json, filters: json, hierarchies: json, links: json, sort: json, colors: json, colorsConfig: json, shapes: json, shapesConfig: json, labels: json, tooltips: json, segments: json, extraSettings: json },
+      { version: fc.string(), type: fc.constant('datalens'), visualization: fc.oneof({ weight: 4, arbitrary: visualization }, { weight: 1, arbitrary: json }), datasetsIds: json, datasetsPartialFields: json, updates: json, filters: json, hierarchies: json, links: json, sort: json, colors: json, colorsConfig: json, shapes: json, shapesConfig: json, labels: json, tooltips: json, segments: json, extraSettings: json },
       { requiredKeys: [] },
     ),
     fc.dictionary(key, json, { maxKeys: 3 }),
@@ -61,6 +63,22 @@ describe('Wizard config → v3 document → config', () => {
       visualization: { type: 'line', x: { items: [1], settings: { grid: 'on' } }, y: { items: [2] }, colors: { items: [4], settings: { palette: 'p' } }, sort: { items: [5] }, chartSettings: { title: 't' } },
     });
     expect((doc[LEGACY_CONFIG] as { rest: unknown }).rest).toEqual({ version: '15', visualization: { placeholders: [{ id: 'x' }, { id: 'y' }] }, datasetsPartialFields: [[]] });
+  });
+
+  it('maps a layered visualization layer by layer (WizardV1CombinedChartLayerSchema: type, layerSettings, sections)', () => {
+    const c = {
+      visualization: {
+        id: 'combined-chart',
+        selectedLayerId: 'l1',
+        layers: [{ id: 'line', type: 'layer', layerSettings: { id: 'l1', name: 'Layer 1' }, commonPlaceholders: { colors: [1], labels: [2], tooltips: [3] }, placeholders: [{ id: 'x', items: [4] }] }],
+      },
+    };
+    const doc = configUp(c);
+    expect(withoutLegacy(doc)).toEqual({
+      sources: { datasetsIds: [] },
+      visualization: { type: 'combined-chart', selectedLayerId: 'l1', layers: [{ type: 'line', layerSettings: { id: 'l1', name: 'Layer 1' }, colors: { items: [1] }, labels: { items: [2] }, x: { items: [4] } }] },
+    });
+    expect(configDown(doc)).toEqual(c);
   });
 
   it('gives a canonical config for a document no older client wrote (placeholders in document order)', () => {
