@@ -17,6 +17,8 @@ const STRICT = [
   'getConnection', 'getDataset', 'getEntriesRelations', 'getQLChart', 'getReport', 'getWizardChart', 'updateConnection',
   'updateDashboard', 'updateDataset', 'updateReport', 'validateDataset',
 ].sort();
+/** From version 3 getWizardChart takes GetWizardChartV1Args, which is not closed (datalens-sdk spec/yacloud.json, 021501bb). */
+const strictAt = (version: number) => (version >= 3 ? STRICT.filter((m) => m !== 'getWizardChart') : STRICT);
 
 type Node = Record<string, unknown>;
 /** Every object schema with named fields in a document's request schemas, with where it is. */
@@ -50,7 +52,7 @@ describe('the unknown-field rule in the OpenAPI documents', () => {
         .filter(([, item]) => item.post.requestBody.content['application/json'].schema.additionalProperties === false)
         .map(([path]) => path.replace('/rpc/', ''))
         .sort();
-      expect(strictRoots).toEqual(STRICT);
+      expect(strictRoots).toEqual(strictAt(version));
     });
   }
 });
