@@ -1,8 +1,8 @@
 // Version 3, Wizard charts: a chart config as version 1 and 2 clients send it ↔ the version 3 Wizard document, both ways.
 //
 // Sources. The config of versions 1 and 2: datalens-tech/datalens-ui (commit f581b7c31d6e9189ebeb1e1632b5fe7570534fb8),
-// src/shared/types/wizard/ (ChartsConfig, Placeholder), as recorded in /work/shared/reference/datalens-oss-v1-recordings.json
-// (createWizardChart at version 1). The document of version 3: datalens-tech/datalens-sdk spec/yacloud.json at
+// src/shared/types/wizard/ (ChartsConfig, Placeholder), as a real version 1 API answers createWizardChart (recorded
+// 2026-11-26 against that commit). The document of version 3: datalens-tech/datalens-sdk spec/yacloud.json at
 // 021501bb6ccd3165eaa128155d91f67e01525fe9, components WizardV1ConfigSchema (`sources`, `visualization`) and
 // WizardV1CombinedChartLayerSchema (layers). The rules and why: docs/reference/wizard-v3.md.
 
