@@ -22,11 +22,8 @@ const DEFAULT_TYPE = 'graph_wizard_node';
 const invalid = (path: string, message: string) => new BackendError('VALIDATION_ERROR', message, { issues: [{ path, message }] });
 const requireChart = (ctx: CallContext, chartId: unknown): Entry => ctx.store.entries.require(String(chartId ?? ''), 'widget', (e) => isWizard(e.type));
 
-/**
- * The stored data as the caller reads it: a document (older configs converted), its legacy part for older clients
- * only. Also what getEntries' `includeData` rows of Wizard charts should answer (entries.ts does not use it yet).
- */
-export function documentFor(data: Json | null, ctx: CallContext): Json {
+/** The stored data as the caller reads it: a document (older configs converted), its legacy part for older clients only. */
+function documentFor(data: Json | null, ctx: CallContext): Json {
   const doc = isWizardDocument(data) ? data : configUp(data ?? {});
   return ctx.clientVersion < WIZARD_DOCUMENT_VERSION ? doc : withoutLegacy(doc);
 }
@@ -35,6 +32,11 @@ export function documentFor(data: Json | null, ctx: CallContext): Json {
 function wizardEntry(e: Entry, ctx: CallContext, links = true): Json {
   const view = entryView(e, { links, locked: ctx.store.locks.get(e.entryId) !== undefined, formatVersion: true });
   return { ...view, data: documentFor(e.data, ctx) };
+}
+
+/** A getEntries row (`includeData`) of a Wizard chart carries its data as the chart methods answer it. */
+export function wizardRow(e: Entry, row: Json, ctx: CallContext): Json {
+  return isWizard(e.type) && row.data !== undefined ? { ...row, data: documentFor(e.data, ctx) } : row;
 }
 
 function documentArg(data: unknown): Json {

@@ -137,6 +137,17 @@ describe('a version 3 client', () => {
     }
   });
 
+  it('lists charts with includeData as documents too: older clients\' charts without their legacy part, the seed\'s converted', async () => {
+    const created = await create('2', lineConfig('Listed at 3'));
+    const listed = await rpc(stack.url, 'getEntries', { ids: [created.body.entryId, 'ent_demo_02'], includeData: true, scope: 'widget' }, V3);
+    expect(listed.status, JSON.stringify(listed.body)).toBe(200);
+    expect(listed.body.entries).toHaveLength(2);
+    for (const row of listed.body.entries) {
+      expect(row.data).toMatchObject({ sources: { datasetsIds: expect.any(Array) }, visualization: { type: expect.any(String) } });
+      expect(row.data).not.toHaveProperty(LEGACY_CONFIG);
+    }
+  });
+
   it('reads the seed chart, stored before the document format, as a document', async () => {
     const read = await get(V3, 'ent_demo_02');
     expect(read.status).toBe(200);
