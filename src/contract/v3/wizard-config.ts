@@ -7,6 +7,9 @@
 // WizardV1CombinedChartLayerSchema (layers). The rules and why: docs/reference/wizard-v3.md.
 
 type Json = Record<string, unknown>;
+
+/** The version that introduced the Wizard document format (the backend answers LEGACY_CONFIG only below it). */
+export const WIZARD_DOCUMENT_VERSION = 3;
 /** A path into a JSON value, one segment per level (keys may hold dots). */
 export type Path = readonly (string | number)[];
 /** One value moved by the translation: where it sits in the old config, where it sits in the v3 document. */

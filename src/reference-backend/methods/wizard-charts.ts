@@ -7,8 +7,7 @@
 
 import { BackendError } from '../shared/errors.js';
 import type { Entry } from '../stores/index.js';
-import { configUp, isWizardDocument, withoutLegacy } from '../../contract/v3/wizard-config.js';
-import { WIZARD_DOCUMENT_VERSION } from '../../contract/v3/wizard-charts.js';
+import { WIZARD_DOCUMENT_VERSION, configUp, isWizardDocument, withoutLegacy } from '../../contract/v3/wizard-config.js';
 import { ENTRY_PERMISSIONS, actorOf, fromContract, type CallContext, type MethodHandler } from './context.js';
 import { deleteEntry, modeOf, revisionOf, saveEntry } from './entry-writes.js';
 import { linksIn, placementOf } from './placement.js';
