@@ -48,6 +48,9 @@ const overrides: Record<string, Record<string, fc.Arbitrary<unknown>>> = {
   createReport: { key: fc.constantFrom('reports/marketing/q3', 'reports/marketing/x/y') },
   updateReport: { key: fc.constantFrom('reports/marketing/q3', 'reports/marketing/x/y') },
   getEntries: { page: fc.integer({ min: 0, max: 3 }), pageSize: fc.integer({ min: 1, max: 50 }) },
+  // From version 3 a Wizard config needs a visualization id (its document requires visualization.type).
+  createWizardChart: { data: fc.dictionary(fc.string(), fc.jsonValue()).map((d) => ({ ...d, visualization: { id: 'line' } })) },
+  updateWizardChart: { data: fc.dictionary(fc.string(), fc.jsonValue()).map((d) => ({ ...d, visualization: { id: 'line' } })) },
 };
 
 let backend: ReferenceBackend;

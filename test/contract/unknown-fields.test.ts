@@ -22,6 +22,8 @@ const STRICT = [
   'getLicenses', 'getAuditEntriesUpdates', 'getAuditEntryPermissionsForUser', 'listCollectionAccessBindings',
   'listWorkbookAccessBindings', 'listSharedEntryAccessBindings', 'createFolder', 'getEntriesPermissions', 'getPermissionsBulk',
 ].sort();
+/** From version 3 getWizardChart takes GetWizardChartV1Args, which is not closed (datalens-sdk spec/yacloud.json, 021501bb). */
+const strictAt = (version: number) => (version >= 3 ? STRICT.filter((m) => m !== 'getWizardChart') : STRICT);
 
 type Node = Record<string, unknown>;
 /** Every object schema with named fields in a document's request schemas, with where it is. */
@@ -56,7 +58,7 @@ describe('the unknown-field rule in the OpenAPI documents', () => {
         .map(([path]) => path.replace('/rpc/', ''))
         .sort();
       const methods = loaded.contract.versions.find((v) => v.version === version)!.methods;
-      expect(strictRoots).toEqual(STRICT.filter((m) => Object.hasOwn(methods, m)));
+      expect(strictRoots).toEqual(strictAt(version).filter((m) => Object.hasOwn(methods, m)));
     });
   }
 });

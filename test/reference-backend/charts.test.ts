@@ -15,13 +15,14 @@ const editorData = (marker: string) => ({ meta: marker, params: '{}', sources: '
 const unwrap = (body: any) => body.entry ?? body;
 const KINDS = [
   {
+    // From version 3 on: the Wizard document (WizardV1ConfigSchema), `chartId` on update, answers `{entry}` stamped in `apiVersion`.
     kind: 'Wizard',
     type: 'graph_wizard_node',
     demo: 'ent_demo_02',
-    stamp: 'version',
-    data: (marker: string) => ({ marker }),
-    create: (f: Record<string, unknown>) => ({ template: 'datalens', ...f }),
-    update: (f: Record<string, unknown>) => ({ template: 'datalens', mode: 'publish', ...f }),
+    stamp: 'apiVersion',
+    data: (marker: string) => ({ sources: { datasetsIds: [] }, visualization: { type: 'line', chartSettings: { title: marker } } }),
+    create: (f: Record<string, unknown>) => ({ ...f }),
+    update: ({ entryId, ...f }: Record<string, unknown>) => ({ chartId: entryId, mode: 'publish', ...f }),
   },
   {
     kind: 'QL',

@@ -35,8 +35,10 @@ describe('getEntriesRelations', () => {
   });
 
   it('links a newly created chart to the dataset its data names', async () => {
-    const chart = await rpc(s.url, 'createWizardChart', { template: 'datalens', key: 'charts/new', data: { datasetsIds: ['ent_demo_03'] } });
-    const r = await rpc(s.url, 'getEntriesRelations', { entryIds: [chart.body.entryId] });
+    // The backend speaks the head's Wizard document (WizardV1ConfigSchema): the dataset is named in sources.datasetsIds.
+    const data = { sources: { datasetsIds: ['ent_demo_03'] }, visualization: { type: 'line' } };
+    const chart = await rpc(s.url, 'createWizardChart', { key: 'charts/new', data });
+    const r = await rpc(s.url, 'getEntriesRelations', { entryIds: [chart.body.entry.entryId] });
     expect(ids(r.body.relations)).toEqual(['ent_demo_03']);
   });
 });

@@ -43,7 +43,7 @@ describe('entry locks', () => {
 
   it('let the holder write with its token', async () => {
     const lock = await rpc(s.url, 'createEntryLock', { entryId: 'ent_demo_02' });
-    const update = { template: 'datalens', entryId: 'ent_demo_02', mode: 'publish', data: { locked: 'write' } };
+    const update = { chartId: 'ent_demo_02', mode: 'publish', data: { sources: { datasetsIds: [] }, visualization: { type: 'line', chartSettings: { title: 'locked write' } } } };
     expect((await rpc(s.url, 'updateWizardChart', update)).status).toBe(423);
     expect((await rpc(s.url, 'updateWizardChart', { ...update, lockToken: lock.body.lockToken })).status).toBe(200);
   });

@@ -177,7 +177,7 @@ export const dashboardMethodsV3: Record<string, MethodSpec> = {
   updateDashboard: {
     ...method(
       'Saves or publishes a new revision of a dashboard (DashboardV2).',
-      strict({ entry: strict({ entryId: id, data: dashData, meta: dashMeta, revId: text, annotation: annotation.optional() }), mode: updateMode }),
+      strict({ entry: strict({ entryId: id, data: dashData, meta: dashMeta, revId: text, annotation: annotation.optional() }), mode: updateMode, lockToken: text }),
       dashboardAnswer,
     ),
     ...where,

@@ -1,5 +1,6 @@
 // Chart methods for the three chart kinds, told apart by entry type: Wizard (`*_wizard_node`), QL (`*_ql_node`) and
-// Editor (the rest). Wizard and QL take flat arguments; Editor takes `{mode, entry}`. The answer is the US entry.
+// Editor (the rest). QL takes flat arguments; Editor takes `{mode, entry}`. The answer is the US entry. Wizard charts
+// speak the version 3 Wizard document format: wizard-charts.ts.
 // Shapes: datalens-tech/datalens-ui src/shared/schema/mix/actions/{wizard,ql}/*.ts, src/shared/schema/mix/schemas/
 // {wizard,ql}.ts, src/shared/types/widget.ts (wizard types), src/shared/constants/entry.ts (QL and Editor types);
 // Editor methods: the DataLens API reference (createEditorChart: `mode`, `entry` with type, data, key or workbookId+name).
@@ -12,22 +13,23 @@ import { deleteEntry, modeOf, revisionOf, saveEntry } from './entry-writes.js';
 import { HTML_PAGE_TYPE } from './html-pages.js';
 import { linksIn, placementOf } from './placement.js';
 import { entryView } from './views.js';
+import { wizardChartMethods } from './wizard-charts.js';
 
 type Json = Record<string, unknown>;
 
 interface ChartKind {
-  readonly name: 'Wizard' | 'QL' | 'Editor';
+  readonly name: 'QL' | 'Editor';
   readonly is: (type: string) => boolean;
   readonly defaultType: string;
-  /** Wizard and QL take the entry's fields at the top level; Editor nests them under `entry`. */
+  /** QL takes the entry's fields at the top level; Editor nests them under `entry`. */
   readonly nested: boolean;
   /** The real answer's `version` is the format version (1): the stamp goes in `apiVersion` (views.ts stampOf). */
   readonly formatVersion: boolean;
 }
 
-const WIZARD: ChartKind = { name: 'Wizard', is: (t) => t.endsWith('_wizard_node'), defaultType: 'graph_wizard_node', nested: false, formatVersion: false };
+const isWizard = (t: string) => t.endsWith('_wizard_node');
 const QL: ChartKind = { name: 'QL', is: (t) => t.endsWith('_ql_node'), defaultType: 'graph_ql_node', nested: false, formatVersion: false };
-const EDITOR: ChartKind = { name: 'Editor', is: (t) => !WIZARD.is(t) && !QL.is(t) && t !== HTML_PAGE_TYPE, defaultType: 'graph_node', nested: true, formatVersion: true };
+const EDITOR: ChartKind = { name: 'Editor', is: (t) => !isWizard(t) && !QL.is(t) && t !== HTML_PAGE_TYPE, defaultType: 'graph_node', nested: true, formatVersion: true };
 
 const invalid = (path: string, message: string) => new BackendError('VALIDATION_ERROR', message, { issues: [{ path, message }] });
 
@@ -39,7 +41,7 @@ function fieldsOf(kind: ChartKind, args: Args): Json {
   return entry as Json;
 }
 
-/** Wizard and QL answer the entry itself; Editor wraps it: `{entry}` (the DataLens API reference). */
+/** QL answers the entry itself; Editor wraps it: `{entry}` (the DataLens API reference). */
 const answerOf = (kind: ChartKind, view: Json, extra: Json = {}): Json => (kind.nested ? { entry: view, ...extra } : { ...view, ...extra });
 
 const requireChart = (ctx: CallContext, kind: ChartKind, chartId: string): Entry => ctx.store.entries.require(chartId, 'widget', (e) => kind.is(e.type));
@@ -101,4 +103,4 @@ function chartMethods(kind: ChartKind): Record<string, MethodHandler> {
   };
 }
 
-export const chartFamilies: Record<string, MethodHandler> = { ...chartMethods(WIZARD), ...chartMethods(QL), ...chartMethods(EDITOR) };
+export const chartFamilies: Record<string, MethodHandler> = { ...wizardChartMethods, ...chartMethods(QL), ...chartMethods(EDITOR) };

@@ -10,6 +10,7 @@ import { ENTRY_SCOPES, type Entry } from '../stores/index.js';
 import { nameOf } from '../stores/entries.js';
 import { actorOf, define, fromContract, type MethodHandler } from './context.js';
 import { entryRow, entryView, relationRow } from './views.js';
+import { wizardRow } from './wizard-charts.js';
 
 const id = z.string().min(1);
 
@@ -34,7 +35,8 @@ const invalidToken = (reason: string) =>
   new BackendError('VALIDATION_ERROR', `Invalid pageToken: ${reason}.`, { issues: [{ path: 'pageToken', message: reason }] });
 
 export const entryMethods: Record<string, MethodHandler> = {
-  getEntries: define(getEntriesArgs, (args, { store }) => {
+  getEntries: define(getEntriesArgs, (args, ctx) => {
+    const { store } = ctx;
     const hash = filtersHash(args);
     let offset = 0;
     if (args.pageToken !== undefined) {
@@ -65,7 +67,7 @@ export const entryMethods: Record<string, MethodHandler> = {
     const options = { data: args.includeData === true, links: args.includeLinks === true, permissions: args.includePermissionsInfo === true };
     const titleOf = (e: Entry) => (e.workbookId !== null && store.workbooks.has(e.workbookId) ? store.workbooks.require(e.workbookId).title : null);
     const result: { entries: Record<string, unknown>[]; nextPageToken?: string } = {
-      entries: matching.slice(offset, end).map((e) => entryRow(e, titleOf(e), { ...options, locked: store.locks.get(e.entryId) !== undefined })),
+      entries: matching.slice(offset, end).map((e) => wizardRow(e, entryRow(e, titleOf(e), { ...options, locked: store.locks.get(e.entryId) !== undefined }), ctx)),
     };
     if (end < matching.length) result.nextPageToken = encodePageToken(end, hash);
     return result;

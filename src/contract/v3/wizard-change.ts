@@ -1,0 +1,82 @@
+// Version 3, Wizard charts: the change from version 2 and its migrations. Requests of version 1 and 2 clients go up
+// with their config as a v3 document (wizard-config.ts); answers come down as the flat entry with the config the
+// client wrote. The rules and their sources: docs/reference/wizard-v3.md.
+
+import { custom, object, omit, request } from '../../core/contract/builders.js';
+import { GatewayError } from '../../core/errors.js';
+import type { Change, CustomChange, Json, Target } from '../../core/contract/types.js';
+import { API_VERSION_FIELD } from '../datalens/objects.js';
+import { configDown, configUp, isWizardDocument } from './wizard-config.js';
+
+const isObj = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** An old config → the v3 document; 422 where the config has no visualization id (the document requires `visualization.type`). */
+function documentOf(data: unknown): Json {
+  const doc = configUp(isObj(data) ? data : {});
+  if (typeof (doc.visualization as Json).type !== 'string') {
+    throw new GatewayError('VERSION_TRANSLATION_FAILED', 'a Wizard chart needs `data.visualization.id` from version 3 on (its document requires `visualization.type`)', {
+      field: 'data.visualization.id',
+      reason: 'the version 3 Wizard document requires a visualization type',
+    });
+  }
+  return doc;
+}
+
+/** A body with `data` replaced by its document; everything else passes unchanged (`template` is implied from v3 on). */
+function withDocument(body: Json): Json {
+  const out = omit(body, 'template', 'data');
+  out.data = documentOf(body.data);
+  return out;
+}
+
+/** updateWizardChart: `entryId` is named `chartId`, and `data` becomes the document. */
+function updateUp(body: Json): Json {
+  const out = omit(withDocument(body), 'entryId');
+  out.chartId = body.entryId;
+  return out;
+}
+
+/** A v3 answer (`{entry, isFavorite?, permissions?}`) → the flat v1/v2 entry, stamped in `version`, with its old config. */
+function flatEntry(body: Json): Json {
+  const entry = body.entry;
+  if (!isObj(entry)) return body;
+  const out = omit(entry, API_VERSION_FIELD);
+  out.version = entry[API_VERSION_FIELD];
+  if (isWizardDocument(entry.data)) out.data = configDown(entry.data);
+  if (body.permissions !== undefined) out.permissions = body.permissions;
+  return out;
+}
+
+/** A listing row carrying a Wizard chart's content (getEntries with includeData) → its old config. */
+function rowDown(row: Json): Json {
+  if (typeof row.type !== 'string' || !row.type.endsWith('_wizard_node') || !isWizardDocument(row.data)) return row;
+  return { ...row, data: configDown(row.data) };
+}
+
+const all = (target: (m: string) => Target, methods: readonly string[], paths: readonly string[]) =>
+  methods.flatMap((m) => paths.map((path) => ({ target: target(m), path })));
+const response = (m: string): Target => ({ response: m });
+const ENTRY_FIELDS = ['entryId', 'key', 'scope', 'type', 'revId', 'savedId', 'publishedId', 'workbookId', 'tenantId', 'createdAt', 'createdBy', 'updatedAt', 'updatedBy', 'hidden', 'public', 'meta', 'links', 'annotation', 'data'];
+
+export const wizardDocumentFormat: CustomChange = custom({
+  description:
+    'Wizard charts: get/create/updateWizardChart take and answer the Wizard document format. `data` becomes `{sources, visualization}` (datasets, filters, hierarchies, links and field updates under `sources`; placeholders, colors, shapes, labels, sort and extraSettings as visualization sections), answers wrap the chart in `entry` (stamped in `entry.apiVersion`), updateWizardChart names the chart `chartId`, and `template` is gone. Charts written by version 1 and 2 clients read back exactly as written.',
+  compatible: false,
+  covers: [
+    ...all(request, ['createWizardChart', 'updateWizardChart'], ['template', 'data']),
+    { target: request('updateWizardChart'), path: 'entryId' },
+    { target: request('updateWizardChart'), path: 'chartId' },
+    { target: request('updateWizardChart'), path: 'revId' },
+    // GetWizardChartV1Args is not closed: unknown fields now reach the backend instead of a 400.
+    { target: request('getWizardChart'), path: '' },
+    // The flat v2 entry's fields move under `entry`.
+    ...all(response, ['getWizardChart', 'createWizardChart', 'updateWizardChart'], ['entry', ...ENTRY_FIELDS]),
+    ...all(response, ['getWizardChart'], ['isFavorite', 'permissions']),
+    { target: object('entry'), path: 'data' },
+  ],
+  request: { createWizardChart: withDocument, updateWizardChart: updateUp },
+  response: { getWizardChart: flatEntry, createWizardChart: flatEntry, updateWizardChart: flatEntry },
+  object: { entry: rowDown },
+});
+
+export const wizardChartChangesV3: readonly Change[] = [wizardDocumentFormat];
