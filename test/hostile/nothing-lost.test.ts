@@ -163,7 +163,7 @@ function checkReport(report: number, reportId: string, done: readonly Done[], cr
   if (!last) problems.push(`final description ${JSON.stringify(final.description)} was never accepted`);
   else if (accepted.some((x) => x !== last && last.end < x.start)) problems.push(`final ${JSON.stringify(final.description)} was overwritten by a later accepted write, then lost`);
   if (ui.length > 0) {
-    if (final.version !== 2) problems.push(`UI-edited report ends at version ${final.version}`);
+    if (final.version !== HEAD) problems.push(`UI-edited report ends at version ${final.version}`);
     if (!last?.ui) problems.push(`a UI-edited report ends with the old client's value ${JSON.stringify(final.description)}`);
   } else if (final.version !== 1) {
     problems.push(`a report the UI never touched ends at version ${final.version}`);
@@ -260,22 +260,22 @@ describe('the oracle itself', () => {
     body,
     ...(value !== undefined && { value }),
   });
-  const refused = { code: 'UNSUPPORTED_OBJECT_VERSION', details: { objectId: id, objectVersion: 2 } };
+  const refused = { code: 'UNSUPPORTED_OBJECT_VERSION', details: { objectId: id, objectVersion: HEAD } };
 
   it('accepts a correct history', () => {
     const done = [
       op(0, 'v1-write', 10, 20, 200, { version: 1 }, 'a'),
-      op(1, 'ui-write', 30, 40, 200, { version: 2 }, 'u'),
+      op(1, 'ui-write', 30, 40, 200, { version: HEAD }, 'u'),
       op(2, 'v1-write', 50, 60, 409, refused, 'b'),
       op(3, 'v1-read', 50, 60, 409, refused),
-      op(4, 'head-read', 70, 80, 200, { description: 'u', version: 2 }),
+      op(4, 'head-read', 70, 80, 200, { description: 'u', version: HEAD }),
     ];
-    expect(checkReport(0, id, done, creation, { description: 'u', version: 2 })).toEqual([]);
+    expect(checkReport(0, id, done, creation, { description: 'u', version: HEAD })).toEqual([]);
   });
 
   it.each([
     ['an old client overwriting a finished UI edit', [op(0, 'ui-write', 10, 20, 200, {}, 'u'), op(1, 'v1-write', 30, 40, 200, { version: 1 }, 'b')], { description: 'b', version: 1 }],
-    ['a v1 read served after a UI edit', [op(0, 'ui-write', 10, 20, 200, {}, 'u'), op(1, 'v1-read', 30, 40, 200, { description: 'u', version: 1 })], { description: 'u', version: 2 }],
+    ['a v1 read served after a UI edit', [op(0, 'ui-write', 10, 20, 200, {}, 'u'), op(1, 'v1-read', 30, 40, 200, { description: 'u', version: 1 })], { description: 'u', version: HEAD }],
     ['a refusal without a UI edit', [op(0, 'v1-write', 10, 20, 409, refused, 'a')], { description: 'created', version: 1 }],
     ['a lost write (stale read)', [op(0, 'v1-write', 10, 20, 200, { version: 1 }, 'a'), op(1, 'head-read', 30, 40, 200, { description: 'created', version: 1 })], { description: 'a', version: 1 }],
     ['a lost write (final state)', [op(0, 'v1-write', 10, 20, 200, { version: 1 }, 'a')], { description: 'created', version: 1 }],

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_SEED } from '../../src/reference-backend/index.js';
 import { rpc, start, type Started } from './helpers.js';
+import { HEAD } from '../helpers/calendar.js';
 
 let s: Started;
 beforeAll(async () => {
@@ -23,7 +24,7 @@ describe('dashboards', () => {
   it('serves the demo dashboard in the v1 dashboard format, with its link to the demo chart', async () => {
     const r = await rpc(s.url, 'getDashboard', { dashboardId: 'ent_demo_01', includePermissions: true, includeFavorite: true });
     expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ isFavorite: false, permissions: { read: true }, entry: { entryId: 'ent_demo_01', scope: 'dash', version: 1, apiVersion: 2 } });
+    expect(r.body).toMatchObject({ isFavorite: false, permissions: { read: true }, entry: { entryId: 'ent_demo_01', scope: 'dash', version: 1, apiVersion: HEAD } });
     expect(r.body.entry.data).toMatchObject({ schemeVersion: 8, tabs: [expect.objectContaining({ title: 'Overview' })] });
     expect(r.body.entry.links).toEqual({ ent_demo_02: 'ent_demo_02' });
     expect(Object.keys(r.body.entry)).toEqual(expect.arrayContaining(['revId', 'savedId', 'publishedId', 'tenantId', 'hidden', 'public', 'meta', 'key']));
@@ -52,11 +53,11 @@ describe('dashboards', () => {
     expect((await rpc(s.url, 'getDashboard', { dashboardId: 'ent_demo_02' })).status).toBe(404);
   });
 
-  it('refuses a version-1 update or delete of a dashboard saved under version 2, leaving it as it was', async () => {
+  it('refuses a version-1 update or delete of a dashboard saved under the head version, leaving it as it was', async () => {
     const before = (await rpc(s.url, 'getDashboard', { dashboardId: 'ent_demo_01' })).body;
     const update = await rpc(s.url, 'updateDashboard', { mode: 'publish', entry: { entryId: 'ent_demo_01', data: savedData('old client'), meta: {} } }, { clientVersion: 1 });
     expect(update.status).toBe(409);
-    expect(update.body).toMatchObject({ code: 'UNSUPPORTED_OBJECT_VERSION', details: { objectId: 'ent_demo_01', objectVersion: 2, requestedVersion: 1, minVersion: 2 } });
+    expect(update.body).toMatchObject({ code: 'UNSUPPORTED_OBJECT_VERSION', details: { objectId: 'ent_demo_01', objectVersion: HEAD, requestedVersion: 1, minVersion: HEAD } });
     expect((await rpc(s.url, 'deleteDashboard', { dashboardId: 'ent_demo_01' }, { clientVersion: 1 })).status).toBe(409);
     expect((await rpc(s.url, 'getDashboard', { dashboardId: 'ent_demo_01' })).body).toEqual(before);
   });
@@ -64,7 +65,7 @@ describe('dashboards', () => {
   it('lets the web UI take over a version-1 dashboard, after which version 1 may not write it', async () => {
     const created = await createDash({ key: 'folder/handover' }, 1);
     const byWebUi = await rpc(s.url, 'updateDashboard', { mode: 'publish', entry: { entryId: created.entryId, data: savedData(), meta: {} } });
-    expect(byWebUi.body.entry).toMatchObject({ version: 1, apiVersion: 2, updatedBy: 'web-ui' });
+    expect(byWebUi.body.entry).toMatchObject({ version: 1, apiVersion: HEAD, updatedBy: 'web-ui' });
     expect((await rpc(s.url, 'deleteDashboard', { dashboardId: created.entryId }, { clientVersion: 1 })).status).toBe(409);
     expect((await rpc(s.url, 'deleteDashboard', { dashboardId: created.entryId })).body).toEqual({});
     expect((await rpc(s.url, 'getDashboard', { dashboardId: created.entryId })).status).toBe(404);
