@@ -111,12 +111,13 @@ const KINDS: Kind[] = [
   {
     kind: 'report',
     type: 'report',
-    create: ['createReport', { key: 'reports/marketing/guarded', config: { marker: 'v1' } }],
+    // The marker is the description: a field every version names alike (a newer head may rename `config`).
+    create: ['createReport', { key: 'reports/marketing/guarded', config: {}, description: 'v1' }],
     idOf: (c) => c.id,
     read: (id) => ['getReport', { reportId: id }],
-    write: (id, marker) => ['updateReport', { reportId: id, config: { marker } }],
+    write: (id, marker) => ['updateReport', { reportId: id, description: marker }],
     remove: (id) => ['deleteReport', { reportId: id }],
-    contentOf: (r) => r.config.marker,
+    contentOf: (r) => r.description,
     stampOf: topStamp,
   },
 ];
