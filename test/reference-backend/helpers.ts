@@ -1,16 +1,9 @@
 // Test helpers for the reference backend: start one on 127.0.0.1:0 and call its RPC methods with fetch.
 
-import { shippedContract } from '../../src/contract/index.js';
 import { createReferenceBackend, type ReferenceBackend, type ReferenceBackendOptions } from '../../src/reference-backend/index.js';
 import { HEAD } from '../helpers/calendar.js';
 
-/** The name the head version gives a report's content in createReport (`config` at v2; a newer head may rename it). */
-export const REPORT_CONTENT: string = (() => {
-  const request = shippedContract.versions.at(-1)!.methods.createReport!.request as unknown as { shape: Record<string, unknown> };
-  const names = Object.keys(request.shape).filter((name) => !['workbookId', 'description', 'legacyKey'].includes(name));
-  if (names.length !== 1) throw new Error(`the head's createReport has no single content field: ${names.join(', ')}`);
-  return names[0]!;
-})();
+export { REPORT_CONTENT } from '../helpers/head-shapes.js';
 
 export interface Started {
   readonly backend: ReferenceBackend;

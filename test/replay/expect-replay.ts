@@ -10,7 +10,7 @@ import type { Setup, Version } from './fixture.js';
 import { FIXTURES } from './fixtures/index.js';
 
 /** A version header a replay is sent with: a version the fixtures are written for, or `latest`. */
-export type Header = `${Version}` | 'latest';
+export type Header = `${number}` | 'latest';
 
 export interface Answer {
   readonly status: number;
