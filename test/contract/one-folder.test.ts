@@ -53,6 +53,7 @@ interface VitestReport {
   numTotalTests: number;
   numPassedTests: number;
   numFailedTests: number;
+  numPendingTests: number;
   numTotalTestSuites: number;
   testResults: { name: string; status: string; message?: string; assertionResults: { fullName: string; status: string; failureMessages: string[] }[] }[];
 }
@@ -113,9 +114,12 @@ describe.skipIf(process.env[IN_COPY] === '1')('adding a version as docs/how-to/a
 
   it('passes the whole test suite in the copy, against the new head', async () => {
     const reportPath = join(copy, 'one-folder-vitest.json');
+    const started = performance.now();
     const { code, out } = await inCopy(copy, 'vitest', ['run', '--reporter=json', `--outputFile=${reportPath}`], { [IN_COPY]: '1' });
     expect(existsSync(reportPath), out.slice(-4000)).toBe(true);
     const report = JSON.parse(readFileSync(reportPath, 'utf8')) as VitestReport;
+    // One plain line for whoever reads the log: what the copy ran.
+    console.info(`one-folder: the copy's suite at version ${NEW}: ${report.numPassedTests} passed, ${report.numFailedTests} failed, ${report.numPendingTests} skipped, of ${report.numTotalTests} in ${report.testResults.length} files, ${Math.round((performance.now() - started) / 1000)} s`);
     const failed = report.testResults.flatMap((file) => [
       ...(file.status === 'failed' && file.assertionResults.every((a) => a.status !== 'failed') ? [`${file.name}: ${file.message ?? 'failed'}`] : []),
       ...file.assertionResults.filter((a) => a.status === 'failed').map((a) => `${file.name.slice(copy.length)} > ${a.fullName}: ${(a.failureMessages[0] ?? '').split('\n')[0]}`),

@@ -102,7 +102,7 @@ describe('the reference pages', () => {
       expect(res.status, path).toBe(301);
       expect(res.headers.get('location'), path).toBe(location);
     }
-    expectProblem(await send(stack.url, { method: 'GET', path: '/3/' }), 404, 'ENDPOINT_NOT_FOUND');
+    expectProblem(await send(stack.url, { method: 'GET', path: `/${HEAD + 1}/` }), 404, 'ENDPOINT_NOT_FOUND');
     expectProblem(await send(stack.url, { method: 'GET', path: '/0/' }), 404, 'ENDPOINT_NOT_FOUND');
   });
 });
