@@ -30,6 +30,11 @@ import { MIB, abortedRequests, bigUpdateBody, postStream } from './memory.js';
 import { type RunningNginx, findNginx, procTreeCpuUs, startNginx } from './nginx.js';
 import { type RunningRedis, hasRedisServer, startRedis } from './redis.js';
 import { summariseProfile } from './profile-summary.js';
+import { HEAD } from '../test/helpers/calendar.js';
+import { REPORT_CONTENT } from '../test/helpers/head-shapes.js';
+
+/** The head version as a header value: what the backend speaks and `latest` resolves to. */
+const HEAD_HEADER = String(HEAD);
 
 const { values: flags } = parseArgs({
   options: {
@@ -191,9 +196,9 @@ async function rpcJson(url: string, headers: Record<string, string>, body: unkno
   return { ...res, json };
 }
 
-/** Creates a report directly on the backend, saved by a client of `clientVersion` (undefined: the web UI, at v2). */
+/** Creates a report directly on the backend, saved by a client of `clientVersion` (undefined: the web UI, at the head). */
 async function createBackendReport(backendUrl: string, clientVersion: number | undefined, body: Record<string, unknown>): Promise<string> {
-  const headers: Record<string, string> = { 'x-dl-api-version': '2' };
+  const headers: Record<string, string> = { 'x-dl-api-version': HEAD_HEADER };
   if (clientVersion !== undefined) headers['x-dl-client-api-version'] = String(clientVersion);
   const res = await rpcJson(`${backendUrl}/rpc/createReport`, headers, body);
   if (res.status !== 200 || typeof res.json?.id !== 'string') throw new Error(`createReport on the backend: ${res.status} ${res.text.slice(0, 300)}`);
@@ -226,7 +231,7 @@ function makeTargets(
   pageToken: string,
 ): Target[] {
   const get = JSON.stringify({ reportId });
-  const direct = { ...JSON_HEADERS, 'x-dl-api-version': '2' };
+  const direct = { ...JSON_HEADERS, 'x-dl-api-version': HEAD_HEADER };
   const targets: Target[] = [
     { name: 'backend', description: 'backend directly: getReport at v2', url: `${urls.backend}/rpc/getReport`, headers: direct, body: get },
     { name: 'bare-proxy', description: 'bare Node proxy → backend', url: `${urls.bare}/rpc/getReport`, headers: direct, body: get },
@@ -237,7 +242,7 @@ function makeTargets(
       description: 'bare Node proxy: createReport at v2 (the floor for gw-v1-create)',
       url: `${urls.bare}/rpc/createReport`,
       headers: direct,
-      body: JSON.stringify({ workbookId: BENCH_WORKBOOK, config: { a: 1 }, description: '', legacyKey: V1_CREATE_KEY }),
+      body: JSON.stringify({ workbookId: BENCH_WORKBOOK, [REPORT_CONTENT]: { a: 1 }, description: '', legacyKey: V1_CREATE_KEY }),
     },
     { name: 'hpm-proxy', description: 'the same on http-proxy-middleware (reference)', url: `${urls.hpm}/rpc/getReport`, headers: direct, body: get },
     // A request outside /rpc (the web UI's kind): the floor for gw-passthrough-get.
@@ -365,7 +370,7 @@ async function smokeCheck(targets: Target[], reportId: string, pageEntries: stri
         break;
       default:
         if (json?.id !== reportId || json.workbookId !== 'wb_demo_marketing' || json.version !== 1) fail('expected the v2 report');
-        if (t.name === 'gw-latest' && res.headers['x-dl-api-version'] !== '2') fail('expected x-dl-api-version: 2');
+        if (t.name === 'gw-latest' && res.headers['x-dl-api-version'] !== HEAD_HEADER) fail(`expected x-dl-api-version: ${HEAD_HEADER}`);
     }
   }
 }
@@ -404,7 +409,7 @@ async function main(): Promise<void> {
   const backendUrl = backend.ready.url as string;
   const reportId = await createBackendReport(backendUrl, 1, {
     workbookId: 'wb_demo_marketing',
-    config: { a: 1, rows: 10 },
+    [REPORT_CONTENT]: { a: 1, rows: 10 },
     description: 'bench',
     legacyKey: V1_GET_KEY,
   });
@@ -452,11 +457,11 @@ async function main(): Promise<void> {
   // Page V1_PAGE's token and entries, straight from the backend.
   let pageToken: string | undefined;
   for (let page = 0; page < V1_PAGE; page++) {
-    const res = await rpcJson(`${backendUrl}/rpc/getEntries`, { 'x-dl-api-version': '2' }, { pageSize: V1_PAGE_SIZE, ...(pageToken && { pageToken }) });
+    const res = await rpcJson(`${backendUrl}/rpc/getEntries`, { 'x-dl-api-version': HEAD_HEADER }, { pageSize: V1_PAGE_SIZE, ...(pageToken && { pageToken }) });
     pageToken = res.json?.nextPageToken;
     if (typeof pageToken !== 'string') throw new Error(`getEntries on the backend: no token after page ${page}: ${res.text.slice(0, 200)}`);
   }
-  const pageAnswer = await rpcJson(`${backendUrl}/rpc/getEntries`, { 'x-dl-api-version': '2' }, { pageSize: V1_PAGE_SIZE, pageToken });
+  const pageAnswer = await rpcJson(`${backendUrl}/rpc/getEntries`, { 'x-dl-api-version': HEAD_HEADER }, { pageSize: V1_PAGE_SIZE, pageToken });
   const pageEntries = JSON.stringify(pageAnswer.json?.entries?.map((e: { entryId: string }) => e.entryId));
   const nginxBinary = flags['no-nginx'] || profileRow ? undefined : findNginx();
   if (nginxBinary) {
@@ -734,7 +739,7 @@ async function memorySection(backend: Child, gateway: Child, backendUrl: string,
   const live = (s: GatewayStats) => s.heapUsed + s.external;
   const rssLine = (before: GatewayStats, peak: number, after: GatewayStats, afterGc: GatewayStats) =>
     `RSS before ${mb(before.rss)}, peak ${mb(peak)}, after ${mb(after.rss)}, after GC ${mb(afterGc.rss)}; live heap + external ${mb(live(before))} → ${mb(live(afterGc))} after GC`;
-  const v2 = { ...JSON_HEADERS, 'x-dl-api-version': '2' };
+  const v2 = { ...JSON_HEADERS, 'x-dl-api-version': HEAD_HEADER };
   const waitDrained = async (limitMs: number): Promise<{ stats: GatewayStats; ms: number }> => {
     const t0 = performance.now();
     for (;;) {
@@ -745,7 +750,7 @@ async function memorySection(backend: Child, gateway: Child, backendUrl: string,
   };
 
   // 1. A stream of 1 MiB bodies at v2: read in full, validated, forwarded; the 1 MiB answer streams back.
-  const bigId = await createBackendReport(backendUrl, undefined, { workbookId: 'wb_demo_sandbox', config: {} });
+  const bigId = await createBackendReport(backendUrl, undefined, { workbookId: 'wb_demo_sandbox', [REPORT_CONTENT]: {} });
   const body = bigUpdateBody(bigId, MIB);
   const before = await gateway.call<GatewayStats>('gc');
   await gateway.call('resetPeak');
@@ -787,7 +792,7 @@ async function memorySection(backend: Child, gateway: Child, backendUrl: string,
   // 3. A checked (v1) answer larger than limits.responseBytes → 502; the same report at latest streams through.
   const bigReportId = await createBackendReport(backendUrl, 1, {
     workbookId: 'wb_demo_marketing',
-    config: { blob: 'y'.repeat(200 * 1024) },
+    [REPORT_CONTENT]: { blob: 'y'.repeat(200 * 1024) },
     legacyKey: 'reports/marketing/bench-big',
   });
   const capped = await rpcJson(`${gatewayUrl}/rpc/getReport`, { 'x-dl-api-version': '1' }, { reportId: bigReportId });

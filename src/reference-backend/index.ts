@@ -7,6 +7,7 @@ import { loadContract } from '../core/contract/load.js';
 import type { Contract } from '../core/contract/types.js';
 import { DEMO_SEED } from './demo-seed.js';
 import { methodsFor } from './methods/index.js';
+import { reportContentField } from './methods/reports.js';
 import { createBackendServer, type RecordedRequest } from './server.js';
 import { Store, type Seed } from './stores/index.js';
 
@@ -49,7 +50,7 @@ export function createReferenceBackend(options: ReferenceBackendOptions = {}): R
     if (log.length >= 2 * REQUEST_LOG_CAP) log = log.slice(-REQUEST_LOG_CAP);
   };
 
-  const store = new Store(headVersion, options.seed);
+  const store = new Store(headVersion, options.seed, reportContentField(contract.byVersion.get(headVersion)!));
   const server = createBackendServer({ headVersion, methods, maxBodyBytes, store, record });
   let closing: Promise<void> | undefined;
 

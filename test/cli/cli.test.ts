@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { COMMAND_NAMES, runCli } from '../../src/cli/commands.js';
 import { ENV_OVERRIDES } from '../../src/config/load.js';
+import { HEAD, VERSIONS } from '../helpers/calendar.js';
+import { REPORT_CONTENT } from '../helpers/head-shapes.js';
 
 const root = new URL('../..', import.meta.url).pathname;
 /** The environment without the overrides serve and check-config read, so the host's own settings do not leak in. */
@@ -44,7 +46,7 @@ describe('the command line', () => {
     expect(run.code).toBe(0);
     expect(run.out).toMatch(/config\/gateway\.yaml: valid/);
     expect(run.out).toMatch(/v1 +2025-01-15 +2026-10-01 +2027-03-30 +(deprecated|sunset)/);
-    expect(run.out).toMatch(/v2 +2026-10-01 +- +- +current/);
+    expect(run.out).toMatch(new RegExp(`v${HEAD} +\\d{4}-\\d{2}-\\d{2} +- +- +current`));
   });
 
   it('check-config exits non-zero with the key of the mistake', async () => {
@@ -65,9 +67,9 @@ describe('the command line', () => {
   it('translate prints the latest-version body of an old body, or the error', async () => {
     const ok = await inProcess(['translate', '--from', '1', '--method', 'getEntries', '--body', '{"ids":"ent_1","createdBy":"me"}']);
     expect(ok.code).toBe(0);
-    expect(JSON.parse(ok.out)).toEqual({ method: 'getEntries', version: 2, body: { ids: ['ent_1'], createdBy: ['me'], pageSize: 100 } });
+    expect(JSON.parse(ok.out)).toEqual({ method: 'getEntries', version: HEAD, body: { ids: ['ent_1'], createdBy: ['me'], pageSize: 100 } });
     const mapped = await inProcess(['translate', '--from', '1', '--method', 'createReport', '--config', join(root, 'config/gateway.yaml'), '--body', '{"key":"legacy/finance/q1","config":{}}']);
-    expect(JSON.parse(mapped.out).body).toEqual({ workbookId: 'wb_demo_sandbox', legacyKey: 'legacy/finance/q1', config: {}, description: '' });
+    expect(JSON.parse(mapped.out).body).toEqual({ workbookId: 'wb_demo_sandbox', legacyKey: 'legacy/finance/q1', [REPORT_CONTENT]: {}, description: '' });
     const invalid = await inProcess(['translate', '--from', '1', '--method', 'createReport', '--body', '{"config":{}}']);
     expect(invalid.code).toBe(1);
     expect(JSON.parse(invalid.err)).toMatchObject({ code: 'VALIDATION_ERROR', status: 400 });
@@ -100,7 +102,7 @@ describe('the command line', () => {
       const health = await fetch(`${url}/healthz`);
       expect(health.status).toBe(200);
       const ready = await fetch(`${url}/readyz`);
-      expect(await ready.json()).toEqual({ status: 'ready', backendVersion: 2 });
+      expect(await ready.json()).toEqual({ status: 'ready', backendVersion: HEAD });
     } finally {
       child.kill('SIGTERM');
     }
@@ -172,8 +174,8 @@ describe('the command line', () => {
     const mapped = await inProcess(['translate', '--from', '1', '--method', 'createReport', '--body', '{"key":"legacy/finance/q1","config":{}}'], {});
     expect(mapped.code).toBe(0);
     expect(JSON.parse(mapped.out).body).toMatchObject({ workbookId: 'wb_demo_sandbox' });
-    const unknown = await inProcess(['translate', '--from', '3', '--method', 'getEntries', '--body', '{}']);
-    expect(unknown).toEqual({ code: 2, out: '', err: 'API version 3 does not exist (versions 1, 2)\n' });
+    const unknown = await inProcess(['translate', '--from', String(HEAD + 1), '--method', 'getEntries', '--body', '{}']);
+    expect(unknown).toEqual({ code: 2, out: '', err: `API version ${HEAD + 1} does not exist (versions ${VERSIONS.join(', ')})\n` });
   });
 
   it('check-config applies the environment serve would, and refuses a calendar serve would refuse', async () => {
@@ -205,7 +207,7 @@ describe('the command line', () => {
         });
         child.once('exit', () => reject(new Error(`exited: ${output}`)));
       });
-      expect(await (await fetch(`${url}/ping`)).json()).toMatchObject({ apiVersion: 2 });
+      expect(await (await fetch(`${url}/ping`)).json()).toMatchObject({ apiVersion: HEAD });
     } finally {
       child.kill('SIGTERM');
       await exited;

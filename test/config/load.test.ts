@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfigFile, parseConfig } from '../../src/config/load.js';
 import { statusAt } from '../../src/core/lifecycle/calendar.js';
+import { VERSIONS } from '../helpers/calendar.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'dlgw-config-'));
 const file = (name: string, text: string) => {
@@ -32,7 +33,7 @@ describe('config loading', () => {
     const { config, calendar } = loadConfigFile(new URL('../../config/gateway.yaml', import.meta.url).pathname, {});
     expect(config.upstream.url).toBe('embedded');
     expect(config.listen.port).toBe(8080);
-    expect(calendar.entries.map((e) => e.version)).toEqual([1, 2]);
+    expect(calendar.entries.map((e) => e.version)).toEqual(VERSIONS);
     expect(Object.isFrozen(config.limits)).toBe(true);
   });
 

@@ -6,7 +6,7 @@ import { ConfigError, parseConfig } from '../../src/config/load.js';
 import { CALENDAR, DURING_DEPRECATION, rpc, startStack } from '../helpers/stack.js';
 
 const withGuide = (migrationGuide: string) => ({
-  lifecycle: { ...CALENDAR, versions: [{ ...CALENDAR.versions[0]!, migrationGuide }, CALENDAR.versions[1]!] },
+  lifecycle: { ...CALENDAR, versions: [{ ...CALENDAR.versions[0]!, migrationGuide }, ...CALENDAR.versions.slice(1)] },
   upstream: { url: 'http://127.0.0.1:1' },
 });
 

@@ -113,6 +113,9 @@ describe('a v1 request translated up', () => {
       }),
       { numRuns: 150 },
     );
-    expect(checked).toBeGreaterThan(0);
+    // Something was checked, unless every field the v1 request can carry is some change's to rewrite (a newer
+    // version may claim the last free one, as a rename of `config` does).
+    const free = Object.keys((schema.properties ?? {}) as object).filter((field) => !owned.has(field));
+    if (free.length > 0 || schema.additionalProperties !== false) expect(checked).toBeGreaterThan(0);
   });
 });

@@ -5,9 +5,11 @@ import { request, type IncomingHttpHeaders } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FaultMode, type FaultUpstream, startFaultUpstream } from '../helpers/fault-upstream.js';
 import { expectProblem, send } from '../helpers/http.js';
-import { AFTER_V1_SUNSET, DURING_DEPRECATION, type Stack, rpc, startStack } from '../helpers/stack.js';
+import { HEAD, VERSIONS } from '../helpers/calendar.js';
+import { AFTER_V1_SUNSET, AFTER_V1_SUPPORTED, DURING_DEPRECATION, type Stack, V1_SUNSET, rpc, startStack } from '../helpers/stack.js';
 
-const JSON_HEADERS = { 'content-type': 'application/json', 'x-dl-api-version': '2' } as const;
+/** A call at the head: forwarded and streamed as the backend answers it. */
+const JSON_HEADERS = { 'content-type': 'application/json', 'x-dl-api-version': String(HEAD) } as const;
 
 describe('errors the gateway produces in front of the reference backend', () => {
   let stack: Stack;
@@ -22,7 +24,7 @@ describe('errors the gateway produces in front of the reference backend', () => 
     it('is a 400 problem naming the reason, the supported versions and latest', async () => {
       const res = await rpc(stack.url, 'getReport', { reportId: 'rep_x' }, 'v1');
       const details = expectProblem(res, 400, 'INVALID_API_VERSION_HEADER');
-      expect(details).toMatchObject({ reason: 'malformed', received: 'v1', supported: [1, 2], latest: 2 });
+      expect(details).toMatchObject({ reason: 'malformed', received: 'v1', supported: VERSIONS, latest: HEAD });
     });
   });
 
@@ -32,7 +34,7 @@ describe('errors the gateway produces in front of the reference backend', () => 
       try {
         const res = await rpc(stack.url, 'getReport', { reportId: 'rep_x' }, '1');
         const details = expectProblem(res, 410, 'API_VERSION_SUNSET');
-        expect(details).toMatchObject({ version: 1, sunset: '2027-03-30T00:00:00.000Z', latest: 2, supported: [2] });
+        expect(details).toMatchObject({ version: 1, sunset: V1_SUNSET.toISOString(), latest: HEAD, supported: AFTER_V1_SUPPORTED });
       } finally {
         stack.setNow(DURING_DEPRECATION);
       }
@@ -208,37 +210,41 @@ describe('errors the gateway produces in front of the reference backend', () => 
 
   describe('UNSUPPORTED_OBJECT_VERSION', () => {
     let reportId: string;
+    /** The report as the head reads it after the web UI's edit. */
+    let edited: unknown;
     beforeAll(async () => {
       const created = await rpc(stack.url, 'createReport', { key: 'reports/marketing/edited', config: { v: 1 } }, '1');
       expect(created.status).toBe(200);
       reportId = created.body.id;
-      // The web UI edits it directly on the backend: no x-dl-client-api-version, so it is saved under v2.
+      // The web UI edits it directly on the backend: no x-dl-client-api-version, so it is saved under the head.
       const edit = await fetch(`${stack.backendUrl}/rpc/updateReport`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-dl-api-version': '2' },
+        headers: { 'content-type': 'application/json', 'x-dl-api-version': String(HEAD) },
         body: JSON.stringify({ reportId, description: 'edited in the web UI' }),
       });
       expect(edit.status).toBe(200);
-      expect(((await edit.json()) as { version: number }).version).toBe(2);
+      expect(((await edit.json()) as { version: number }).version).toBe(HEAD);
+      edited = (await rpc(stack.url, 'getReport', { reportId }, String(HEAD))).body;
+      expect(edited).toMatchObject({ description: 'edited in the web UI', version: HEAD });
     });
 
-    it('answers a v1 read of an object saved under v2 with 409 and the object and versions', async () => {
+    it('answers a v1 read of an object saved under the head with 409 and the object and versions', async () => {
       const res = await rpc(stack.url, 'getReport', { reportId }, '1');
       const details = expectProblem(res, 409, 'UNSUPPORTED_OBJECT_VERSION');
-      expect(details).toMatchObject({ objectId: reportId, objectVersion: 2, requestedVersion: 1, minVersion: 2 });
+      expect(details).toMatchObject({ objectId: reportId, objectVersion: HEAD, requestedVersion: 1, minVersion: HEAD });
       expect(JSON.stringify(res.body)).not.toContain('edited in the web UI');
     });
 
     it.each([
       ['updateReport', { description: 'overwritten by a v1 script', config: { v: 'old' } }],
       ['deleteReport', {}],
-    ])('answers a v1 %s of that object with 409 and leaves it unchanged at v2', async (method, extra) => {
+    ])('answers a v1 %s of that object with 409 and leaves it unchanged', async (method, extra) => {
       const res = await rpc(stack.url, method, { reportId, ...extra }, '1');
       const details = expectProblem(res, 409, 'UNSUPPORTED_OBJECT_VERSION');
-      expect(details).toMatchObject({ objectId: reportId, objectVersion: 2, requestedVersion: 1, minVersion: 2 });
-      const read = await rpc(stack.url, 'getReport', { reportId }, '2');
+      expect(details).toMatchObject({ objectId: reportId, objectVersion: HEAD, requestedVersion: 1, minVersion: HEAD });
+      const read = await rpc(stack.url, 'getReport', { reportId }, String(HEAD));
       expect(read.status).toBe(200);
-      expect(read.body).toMatchObject({ id: reportId, description: 'edited in the web UI', config: { v: 1 }, version: 2 });
+      expect(read.body).toEqual(edited);
     });
   });
 
@@ -365,7 +371,7 @@ describe('UPSTREAM_UNAVAILABLE and UPSTREAM_TIMEOUT against a faulty upstream', 
     expectProblem(res, 502, 'UPSTREAM_UNAVAILABLE');
   });
 
-  it('cuts a streamed v2 answer when the backend breaks mid-body, instead of passing off a truncated 200', async () => {
+  it('cuts a streamed head-version answer when the backend breaks mid-body, instead of passing off a truncated 200', async () => {
     const res = await fetch(`${at('reset-mid-body').stack.url}/rpc/getReport`, {
       method: 'POST',
       headers: JSON_HEADERS,

@@ -7,10 +7,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { calendarLines } from '../../src/cli/calendar-table.js';
 import { type FaultUpstream, startFaultUpstream } from '../helpers/fault-upstream.js';
 import { expectProblem } from '../helpers/http.js';
-import { AFTER_V1_SUNSET, CALENDAR, DURING_DEPRECATION, type Stack, rpc, startStack } from '../helpers/stack.js';
+import { HEAD, deprecationSfDate } from '../helpers/calendar.js';
+import { AFTER_V1_SUNSET, CALENDAR, DURING_DEPRECATION, type Stack, V1_SUNSET, rpc, startStack } from '../helpers/stack.js';
 
-const GATEWAY_DEPRECATION = '@1790812800'; // v2's release, 2026-10-01
-const GATEWAY_SUNSET = 'Tue, 30 Mar 2027 00:00:00 GMT';
+const GATEWAY_DEPRECATION = deprecationSfDate(CALENDAR, 1); // v2's release
+const GATEWAY_SUNSET = V1_SUNSET.toUTCString();
 const GATEWAY_LINK = '<https://example.com/migrate-v1-to-v2>; rel="deprecation"; type="text/html"';
 const BACKEND_LINK = '<https://backend.example/rpc/getReport?page=2>; rel="next"';
 const BACKEND_HEADERS = { deprecation: '@1', sunset: 'Thu, 01 Jan 1970 00:00:00 GMT', link: `${BACKEND_LINK}, <https://backend.example/old>; rel="deprecation"` };
@@ -43,7 +44,7 @@ describe('a backend that sends its own Deprecation, Sunset and Link', () => {
   }
 
   it('on the current version the backend\'s own Deprecation, Sunset and Link pass unchanged', async () => {
-    const res = await rpc(stack.url, 'getReport', { reportId: 'rep_l' }, '2');
+    const res = await rpc(stack.url, 'getReport', { reportId: 'rep_l' }, String(HEAD));
     expect(res.status).toBe(200);
     expect(res.headers.get('deprecation')).toBe(BACKEND_HEADERS.deprecation);
     expect(res.headers.get('sunset')).toBe(BACKEND_HEADERS.sunset);
@@ -56,7 +57,7 @@ describe('410 answers', () => {
   const windowStart = new Date('2026-11-22T10:00:00Z');
   const windowEnd = new Date('2026-11-22T14:00:00Z');
   beforeAll(async () => {
-    const versions = [{ ...CALENDAR.versions[0]!, brownouts: [{ start: windowStart.toISOString(), end: windowEnd.toISOString() }] }, CALENDAR.versions[1]!];
+    const versions = [{ ...CALENDAR.versions[0]!, brownouts: [{ start: windowStart.toISOString(), end: windowEnd.toISOString() }] }, ...CALENDAR.versions.slice(1)];
     stack = await startStack({ config: { lifecycle: { ...CALENDAR, versions } } });
   });
   afterAll(() => stack.close());
@@ -65,9 +66,9 @@ describe('410 answers', () => {
     stack.setNow(AFTER_V1_SUNSET);
     const res = await rpc(stack.url, 'getReport', { reportId: 'x' }, '1');
     expectProblem(res, 410, 'API_VERSION_SUNSET');
-    expect(res.body.detail).toContain('use version 2');
+    expect(res.body.detail).toContain(`use version ${HEAD}`);
     expect(res.body.detail).toContain('https://example.com/migrate-v1-to-v2');
-    expect(res.body.details).toMatchObject({ version: 1, latest: 2, migrationGuide: 'https://example.com/migrate-v1-to-v2' });
+    expect(res.body.details).toMatchObject({ version: 1, latest: HEAD, migrationGuide: 'https://example.com/migrate-v1-to-v2' });
     expect(res.headers.get('x-dl-api-version')).toBe('1');
     expect(res.headers.get('deprecation')).toBe(GATEWAY_DEPRECATION);
     expect(res.headers.get('sunset')).toBe(GATEWAY_SUNSET);

@@ -1,6 +1,7 @@
 // The version calendar walked with the stack's clock: release, deprecation headers, sunset, /versions.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HEAD, VERSIONS, contractCalendar, deprecationSfDate, releaseOf, sunsetOf } from '../helpers/calendar.js';
 import { expectProblem } from '../helpers/http.js';
 import {
   AFTER_V1_SUNSET,
@@ -13,14 +14,19 @@ import {
   startStack,
 } from '../helpers/stack.js';
 
-const V2_RELEASE = new Date('2026-10-01T00:00:00Z');
-/** RFC 9745 sf-date of v2's release (= v1's deprecation): 2026-10-01T00:00:00Z in Unix seconds. */
-const V1_DEPRECATION_SF_DATE = '@1790812800';
+const V2_RELEASE = releaseOf(CALENDAR, 2);
+/** RFC 9745 sf-date of v2's release (= v1's deprecation). */
+const V1_DEPRECATION_SF_DATE = deprecationSfDate(CALENDAR, 1);
+/** The head as the answer's x-dl-api-version header carries it. */
+const HEAD_HEADER = String(HEAD);
 const IMF_FIXDATE =
   /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} GMT$/;
 const MIGRATION_GUIDE = 'https://example.com/migrate-v1-to-v2';
 
 const ms = (d: Date, delta: number) => new Date(d.getTime() + delta);
+const IMF = (d: Date) => d.toUTCString();
+/** The versions CALENDAR still serves at `now` (the head always; an older one until its sunset). */
+const servedAt = (now: Date) => VERSIONS.filter((v) => v === HEAD || sunsetOf(CALENDAR, v).getTime() > now.getTime());
 
 /** Reads the versions calendar from the public listener. */
 async function versionsAt(stack: Stack, now: Date) {
@@ -39,7 +45,7 @@ function expectNoLifecycleHeaders(headers: Headers) {
   expect(headers.get('link')).toBeNull();
 }
 
-describe('the version calendar (v1 from 2025-01-15, v2 from 2026-10-01, 180-day window)', () => {
+describe('the version calendar (v1 from 2025-01-15, the head from 2026-10-01, 180-day window)', () => {
   let stack: Stack;
   /** A report written at v1, so that both versions can read it. */
   let reportId: string;
@@ -115,7 +121,7 @@ describe('the version calendar (v1 from 2025-01-15, v2 from 2026-10-01, 180-day 
       const res = await rpc(stack.url, 'getReport', { reportId }, '1');
       const sunset = res.headers.get('sunset');
       expect(sunset).toMatch(IMF_FIXDATE);
-      expect(sunset).toBe('Tue, 30 Mar 2027 00:00:00 GMT');
+      expect(sunset).toBe(IMF(V1_SUNSET));
       expect(Date.parse(sunset!)).toBe(V1_SUNSET.getTime());
       expect(Date.parse(sunset!) / 1000).toBeGreaterThanOrEqual(Number(res.headers.get('deprecation')!.slice(1)));
     });
@@ -142,12 +148,12 @@ describe('the version calendar (v1 from 2025-01-15, v2 from 2026-10-01, 180-day 
       expect(res.headers.get('deprecation')).toBe(V1_DEPRECATION_SF_DATE);
     });
 
-    it('serves v2 and `latest` without any of the deprecation headers', async () => {
+    it('serves the head and `latest` without any of the deprecation headers', async () => {
       stack.setNow(DURING_DEPRECATION);
-      for (const version of ['2', 'latest']) {
+      for (const version of [HEAD_HEADER, 'latest']) {
         const res = await rpc(stack.url, 'getReport', { reportId }, version);
         expect(res.status).toBe(200);
-        expect(res.headers.get('x-dl-api-version')).toBe('2');
+        expect(res.headers.get('x-dl-api-version')).toBe(HEAD_HEADER);
         expectNoLifecycleHeaders(res.headers);
       }
     });
@@ -157,7 +163,7 @@ describe('the version calendar (v1 from 2025-01-15, v2 from 2026-10-01, 180-day 
       const res = await rpc(stack.url, 'getReport', { reportId }, '1');
       expect(res.status).toBe(200);
       expect(res.headers.get('deprecation')).toBe(V1_DEPRECATION_SF_DATE);
-      expect(res.headers.get('sunset')).toBe('Tue, 30 Mar 2027 00:00:00 GMT');
+      expect(res.headers.get('sunset')).toBe(IMF(V1_SUNSET));
     });
   });
 
@@ -170,8 +176,8 @@ describe('the version calendar (v1 from 2025-01-15, v2 from 2026-10-01, 180-day 
       const before = backendCount();
       const res = await rpc(stack.url, 'getReport', { reportId }, '1');
       const details = expectProblem(res, 410, 'API_VERSION_SUNSET');
-      expect(details).toMatchObject({ sunset: '2027-03-30T00:00:00.000Z', latest: 2, supported: [2] });
-      expect(Date.parse(details.sunset)).toBe(V1_SUNSET.getTime());
+      expect(details).toMatchObject({ sunset: V1_SUNSET.toISOString(), latest: HEAD, supported: servedAt(now) });
+      expect(details.supported).not.toContain(1);
       expect(backendCount()).toBe(before);
     });
 
@@ -183,11 +189,13 @@ describe('the version calendar (v1 from 2025-01-15, v2 from 2026-10-01, 180-day 
       expect(backendCount()).toBe(before);
     });
 
-    it('keeps serving v2 and `latest` after v1\'s sunset', async () => {
+    it('keeps serving the head and `latest` after v1\'s sunset', async () => {
       stack.setNow(AFTER_V1_SUNSET);
-      const res = await rpc(stack.url, 'getReport', { reportId }, 'latest');
-      expect(res.status).toBe(200);
-      expect(res.headers.get('x-dl-api-version')).toBe('2');
+      for (const version of [HEAD_HEADER, 'latest']) {
+        const res = await rpc(stack.url, 'getReport', { reportId }, version);
+        expect(res.status).toBe(200);
+        expect(res.headers.get('x-dl-api-version')).toBe(HEAD_HEADER);
+      }
     });
   });
 
@@ -195,37 +203,33 @@ describe('the version calendar (v1 from 2025-01-15, v2 from 2026-10-01, 180-day 
     it('shows v1 current and v2 unreleased before v2\'s release, with latest 1', async () => {
       const body = await versionsAt(stack, DURING_V1_ONLY);
       expect(body.latest).toBe(1);
-      expect(body.versions.map((v) => [v.version, v.status])).toEqual([
-        [1, 'current'],
-        [2, 'unreleased'],
-      ]);
+      expect(body.versions.map((v) => [v.version, v.status])).toEqual(VERSIONS.map((v) => [v, v === 1 ? 'current' : 'unreleased']));
     });
 
-    it('shows v1 deprecated and v2 current during the window, with every date', async () => {
+    it('shows v1 and every version before the head deprecated, and the head current, during the window, with every date', async () => {
       const body = await versionsAt(stack, DURING_DEPRECATION);
-      expect(body.latest).toBe(2);
-      expect(body.versions).toEqual([
-        {
-          version: 1,
-          status: 'deprecated',
-          releasedAt: '2025-01-15T00:00:00.000Z',
-          deprecatedAt: '2026-10-01T00:00:00.000Z',
-          sunsetAt: '2027-03-30T00:00:00.000Z',
-          migrationGuide: MIGRATION_GUIDE,
-          brownouts: [],
-          brownoutShare: 0,
-        },
-        {
-          version: 2,
-          status: 'current',
-          releasedAt: '2026-10-01T00:00:00.000Z',
-          deprecatedAt: null,
-          sunsetAt: null,
-          migrationGuide: null,
-          brownouts: [],
-          brownoutShare: 0,
-        },
-      ]);
+      expect(body.latest).toBe(HEAD);
+      expect(body.versions[0]).toEqual({
+        version: 1,
+        status: 'deprecated',
+        releasedAt: '2025-01-15T00:00:00.000Z',
+        deprecatedAt: V2_RELEASE.toISOString(),
+        sunsetAt: V1_SUNSET.toISOString(),
+        migrationGuide: MIGRATION_GUIDE,
+        brownouts: [],
+        brownoutShare: 0,
+      });
+      expect(body.versions.at(-1)).toEqual({
+        version: HEAD,
+        status: 'current',
+        releasedAt: releaseOf(CALENDAR, HEAD).toISOString(),
+        deprecatedAt: null,
+        sunsetAt: null,
+        migrationGuide: null,
+        brownouts: [],
+        brownoutShare: 0,
+      });
+      expect(body.versions.map((v) => [v.version, v.status])).toEqual(VERSIONS.map((v) => [v, v === HEAD ? 'current' : 'deprecated']));
     });
 
     it.each([
@@ -233,16 +237,18 @@ describe('the version calendar (v1 from 2025-01-15, v2 from 2026-10-01, 180-day 
       ['one millisecond before v1\'s sunset', ms(V1_SUNSET, -1), 'deprecated'],
       ['at v1\'s sunset instant', V1_SUNSET, 'sunset'],
       ['after v1\'s sunset', AFTER_V1_SUNSET, 'sunset'],
-    ])('shows v1 %s as %s and v2 current', async (_label, now, v1Status) => {
+    ])('shows v1 %s (%s) as %s and the newest released version current', async (_label, now, v1Status) => {
       const body = await versionsAt(stack, now);
-      expect(body.latest).toBe(2);
-      expect(body.versions.map((v) => v.status)).toEqual([v1Status, 'current']);
+      const latest = VERSIONS.filter((v) => releaseOf(CALENDAR, v).getTime() <= now.getTime()).at(-1)!;
+      expect(body.latest).toBe(latest);
+      expect(body.versions[0]!.status).toBe(v1Status);
+      expect(body.versions.find((v) => v.version === latest)!.status).toBe('current');
     });
 
-    it('shows no latest and both versions unreleased before v1\'s release', async () => {
+    it('shows no latest and every version unreleased before v1\'s release', async () => {
       const body = await versionsAt(stack, new Date('2025-01-14T23:59:59.999Z'));
       expect(body.latest).toBeNull();
-      expect(body.versions.map((v) => v.status)).toEqual(['unreleased', 'unreleased']);
+      expect(body.versions.map((v) => v.status)).toEqual(VERSIONS.map(() => 'unreleased'));
     });
   });
 });
@@ -256,7 +262,7 @@ describe('an explicit sunset date in the config (v1 sunset 2026-12-01)', () => {
       config: {
         lifecycle: {
           ...CALENDAR,
-          versions: [{ ...CALENDAR.versions[0]!, sunset: '2026-12-01' }, CALENDAR.versions[1]!],
+          versions: [{ ...CALENDAR.versions[0]!, sunset: '2026-12-01' }, ...CALENDAR.versions.slice(1)],
         },
       },
     });
@@ -276,7 +282,7 @@ describe('an explicit sunset date in the config (v1 sunset 2026-12-01)', () => {
     const before = stack.backend!.requests.length;
     const res = await rpc(stack.url, 'getEntries', { pageSize: 1 }, '1');
     const details = expectProblem(res, 410, 'API_VERSION_SUNSET');
-    expect(details).toMatchObject({ sunset: '2026-12-01T00:00:00.000Z', latest: 2, supported: [2] });
+    expect(details).toMatchObject({ sunset: '2026-12-01T00:00:00.000Z', latest: HEAD, supported: VERSIONS.slice(1) });
     expect(stack.backend!.requests.length).toBe(before);
   });
 
@@ -289,26 +295,28 @@ describe('an explicit sunset date in the config (v1 sunset 2026-12-01)', () => {
 });
 
 describe('a version without a migration guide in the config', () => {
+  const calendar = contractCalendar({ first: '2025-01-15', head: '2026-10-01', supportWindowDays: 30 });
+  const WITHOUT_GUIDES = { ...calendar, versions: calendar.versions.map(({ version, released }) => ({ version, released })) };
   let stack: Stack;
   beforeAll(async () => {
     stack = await startStack({
       now: DURING_DEPRECATION,
-      config: { lifecycle: { supportWindowDays: 30, versions: [{ version: 1, released: '2025-01-15' }, { version: 2, released: '2026-10-01' }] } },
+      config: { lifecycle: { ...WITHOUT_GUIDES, supportWindowDays: 30 } },
     });
   });
   afterAll(() => stack.close());
 
   it('is served while deprecated with Deprecation and Sunset but no Link header', async () => {
-    stack.setNow(new Date('2026-10-15T00:00:00Z'));
+    stack.setNow(new Date(releaseOf(calendar, 2).getTime() + 14 * 86_400_000));
     const res = await rpc(stack.url, 'getEntries', { pageSize: 1 }, '1');
     expect(res.status).toBe(200);
     expect(res.headers.get('deprecation')).toBe(V1_DEPRECATION_SF_DATE);
-    expect(res.headers.get('sunset')).toBe('Sat, 31 Oct 2026 00:00:00 GMT');
+    expect(res.headers.get('sunset')).toBe(IMF(sunsetOf(calendar, 1)));
     expect(res.headers.get('link')).toBeNull();
   });
 
   it('follows the configured 30-day window to its sunset', async () => {
-    stack.setNow(new Date('2026-10-31T00:00:00Z'));
+    stack.setNow(sunsetOf(calendar, 1));
     expectProblem(await rpc(stack.url, 'getEntries', { pageSize: 1 }, '1'), 410, 'API_VERSION_SUNSET');
   });
 });

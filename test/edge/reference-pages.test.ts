@@ -3,7 +3,12 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectProblem, send } from '../helpers/http.js';
-import { AFTER_V1_SUNSET, DURING_DEPRECATION, DURING_V1_ONLY, type Stack, startStack } from '../helpers/stack.js';
+import { HEAD, releaseOf } from '../helpers/calendar.js';
+import { AFTER_V1_SUNSET, CALENDAR, DURING_DEPRECATION, DURING_V1_ONLY, type Stack, V1_SUNSET, startStack } from '../helpers/stack.js';
+
+/** A date as the pages print it. */
+const day = (d: Date) => d.toISOString().slice(0, 10);
+const V2_RELEASE = day(releaseOf(CALENDAR, 2));
 
 const notice = (html: string) => /<p class="dlgw-banner (\w+)"[^>]*>(.*?)<\/p>/.exec(html)?.slice(1) ?? null;
 
@@ -14,11 +19,8 @@ describe('the reference pages', () => {
       now: DURING_DEPRECATION,
       config: {
         lifecycle: {
-          supportWindowDays: 180,
-          versions: [
-            { version: 1, released: '2025-01-15', migrationGuide: 'https://example.com/guide?a=1&b="x"<y>' },
-            { version: 2, released: '2026-10-01' },
-          ],
+          ...CALENDAR,
+          versions: [{ ...CALENDAR.versions[0]!, migrationGuide: 'https://example.com/guide?a=1&b="x"<y>' }, ...CALENDAR.versions.slice(1)],
         },
       },
     });
@@ -30,7 +32,7 @@ describe('the reference pages', () => {
   };
 
   it('say nothing above a current version\'s reference', async () => {
-    const { res, html } = await page('/2/');
+    const { res, html } = await page(`/${HEAD}/`);
     expect(res.status).toBe(200);
     expect(notice(html)).toBeNull();
     expect(html).toContain('data-spec="json/"');
@@ -40,17 +42,17 @@ describe('the reference pages', () => {
     const { html } = await page('/1/');
     const [status, text] = notice(html)!;
     expect(status).toBe('deprecated');
-    expect(text).toContain('deprecated since 2026-10-01');
-    expect(text).toContain('switched off on 2027-03-30 (sunset)');
+    expect(text).toContain(`deprecated since ${V2_RELEASE}`);
+    expect(text).toContain(`switched off on ${day(V1_SUNSET)} (sunset)`);
     // The config normalises the URL (quotes and brackets percent-encoded); the page quotes what is left.
     expect(text).toContain('href="https://example.com/guide?a=1&amp;b=%22x%22%3Cy%3E"');
   });
 
   it('say that a version past its sunset answers 410, and that an unreleased one is refused until its date', async () => {
     stack.setNow(AFTER_V1_SUNSET);
-    expect(notice((await page('/1/')).html)?.[1]).toMatch(/switched off on 2027-03-30 \(sunset\): calls at this version answer 410/);
+    expect(notice((await page('/1/')).html)?.[1]).toContain(`switched off on ${day(V1_SUNSET)} (sunset): calls at this version answer 410`);
     stack.setNow(DURING_V1_ONLY);
-    expect(notice((await page('/2/')).html)?.[1]).toMatch(/not released yet: it will be from 2026-10-01/);
+    expect(notice((await page('/2/')).html)?.[1]).toContain(`not released yet: it will be from ${V2_RELEASE}`);
     expect(notice((await page('/1/')).html)).toBeNull();
     // /latest/ follows the calendar: before v2's release it is v1's page.
     expect((await page('/latest/')).html).toContain('<title>DataLens public API, version 1 (latest)</title>');
@@ -58,7 +60,7 @@ describe('the reference pages', () => {
   });
 
   it('forbid every script, style and connection that is not the gateway\'s own', async () => {
-    const { res } = await page('/2/');
+    const { res } = await page(`/${HEAD}/`);
     const csp = res.headers.get('content-security-policy') ?? '';
     expect(csp).toContain("default-src 'none'");
     expect(csp).toContain("script-src 'self'");
@@ -100,7 +102,7 @@ describe('the reference pages', () => {
       expect(res.status, path).toBe(301);
       expect(res.headers.get('location'), path).toBe(location);
     }
-    expectProblem(await send(stack.url, { method: 'GET', path: '/3/' }), 404, 'ENDPOINT_NOT_FOUND');
+    expectProblem(await send(stack.url, { method: 'GET', path: `/${HEAD + 1}/` }), 404, 'ENDPOINT_NOT_FOUND');
     expectProblem(await send(stack.url, { method: 'GET', path: '/0/' }), 404, 'ENDPOINT_NOT_FOUND');
   });
 });

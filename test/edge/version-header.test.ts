@@ -2,8 +2,13 @@
 
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HEAD, VERSIONS } from '../helpers/calendar.js';
 import { expectProblem, send } from '../helpers/http.js';
 import { type Stack, rpc, startStack } from '../helpers/stack.js';
+
+/** The head as a header value; the first number past it names no version. */
+const HEAD_HEADER = String(HEAD);
+const UNKNOWN = String(HEAD + 1);
 
 describe('the x-dl-api-version header', () => {
   let stack: Stack;
@@ -36,8 +41,8 @@ describe('the x-dl-api-version header', () => {
     const res = await ask(value);
     const details = expectProblem(res, 400, 'INVALID_API_VERSION_HEADER');
     expect(details.reason).toBe(reason);
-    expect(details.supported).toEqual([1, 2]);
-    expect(details.latest).toBe(2);
+    expect(details.supported).toEqual(VERSIONS);
+    expect(details.latest).toBe(HEAD);
     expect(backendCount()).toBe(before);
     return details;
   }
@@ -46,7 +51,7 @@ describe('the x-dl-api-version header', () => {
     const before = backendCount();
     const res = await rpc(stack.url, 'getReport', { reportId }, null);
     const details = expectProblem(res, 400, 'INVALID_API_VERSION_HEADER');
-    expect(details).toMatchObject({ reason: 'missing', supported: [1, 2], latest: 2 });
+    expect(details).toMatchObject({ reason: 'missing', supported: VERSIONS, latest: HEAD });
     expect(details).not.toHaveProperty('received');
     expect(backendCount()).toBe(before);
   });
@@ -69,7 +74,7 @@ describe('the x-dl-api-version header', () => {
     const before = backendCount();
     const res = await rpc(stack.url, 'getReport', { reportId }, '1, 2');
     const details = expectProblem(res, 400, 'INVALID_API_VERSION_HEADER');
-    expect(details).toMatchObject({ reason: 'multiple', supported: [1, 2], latest: 2 });
+    expect(details).toMatchObject({ reason: 'multiple', supported: VERSIONS, latest: HEAD });
     expect(backendCount()).toBe(before);
   });
 
@@ -81,9 +86,9 @@ describe('the x-dl-api-version header', () => {
     await expectRefused(['2', '2'], 'multiple');
   });
 
-  it('is refused as unknown when it names a version the gateway does not have (3)', async () => {
-    const details = await expectRefused('3', 'unknown');
-    expect(details.received).toBe('3');
+  it('is refused as unknown when it names a version the gateway does not have (the head + 1)', async () => {
+    const details = await expectRefused(UNKNOWN, 'unknown');
+    expect(details.received).toBe(UNKNOWN);
   });
 
   // A well-formed integer that names no version is `unknown`, however long (earlier drafts of
@@ -99,13 +104,13 @@ describe('the x-dl-api-version header', () => {
     expect(details.received).toBe('9'.repeat(64));
   });
 
-  it('resolves `latest` to 2 and echoes the integer, not the word', async () => {
+  it('resolves `latest` to the head and echoes the integer, not the word', async () => {
     const res = await rpc(stack.url, 'getReport', { reportId }, 'latest');
     expect(res.status).toBe(200);
-    expect(res.headers.get('x-dl-api-version')).toBe('2');
+    expect(res.headers.get('x-dl-api-version')).toBe(HEAD_HEADER);
     expect(res.body).toMatchObject({ id: reportId, workbookId: 'wb_demo_sales' });
     const seen = stack.backend!.requests.at(-1)!;
-    expect(seen.headers['x-dl-client-api-version']).toBe('2');
+    expect(seen.headers['x-dl-client-api-version']).toBe(HEAD_HEADER);
   });
 
   it.each([
@@ -121,7 +126,7 @@ describe('the x-dl-api-version header', () => {
   it('echoes the resolved version on an error the backend answered too', async () => {
     const res = await rpc(stack.url, 'getReport', { reportId: 'rep_does_not_exist' }, 'latest');
     expect(res.status).toBe(404);
-    expect(res.headers.get('x-dl-api-version')).toBe('2');
+    expect(res.headers.get('x-dl-api-version')).toBe(HEAD_HEADER);
   });
 
   it('refuses every value that is not a canonical integer or `latest`, and forwards none of them', async () => {
@@ -131,9 +136,9 @@ describe('the x-dl-api-version header', () => {
         const value = raw.trim();
         const before = backendCount();
         const res = await ask(raw);
-        if (value === 'latest' || value === '1' || value === '2') {
+        if (value === 'latest' || VERSIONS.map(String).includes(value)) {
           expect(res.status).toBe(200);
-          expect(res.headers['x-dl-api-version']).toBe(value === 'latest' ? '2' : value);
+          expect(res.headers['x-dl-api-version']).toBe(value === 'latest' ? HEAD_HEADER : value);
           return;
         }
         const details = expectProblem(res, 400, 'INVALID_API_VERSION_HEADER');

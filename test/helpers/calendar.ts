@@ -45,6 +45,18 @@ export function contractCalendar(dates: { first: string; head: string; supportWi
   };
 }
 
+/** When `version` is released under `calendar`, as a Date. */
+export function releaseOf(calendar: ContractCalendar, version: number): Date {
+  const entry = calendar.versions.find((v) => v.version === version);
+  if (!entry) throw new Error(`version ${version} is not in the calendar`);
+  return new Date(entry.released);
+}
+
+/** When `version` is deprecated under `calendar` (the next version's release), as an RFC 9745 sf-date (`@<seconds>`). */
+export function deprecationSfDate(calendar: ContractCalendar, version: number): string {
+  return `@${releaseOf(calendar, version + 1).getTime() / 1000}`;
+}
+
 /** When `version` stops being served under `calendar` (the next version's release + the window), as a Date. */
 export function sunsetOf(calendar: ContractCalendar, version: number): Date {
   const next = calendar.versions.find((v) => v.version === version + 1);

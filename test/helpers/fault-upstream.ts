@@ -5,6 +5,7 @@
 import { EventEmitter } from 'node:events';
 import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { HEAD } from './calendar.js';
 
 export type FaultMode = 'refuse' | 'hang' | 'reset' | 'garbage' | 'html' | 'reset-mid-body' | 'slow';
 
@@ -145,7 +146,7 @@ export async function startFaultUpstream(mode: FaultMode, opts: FaultUpstreamOpt
       case 'slow': {
         const timer = setTimeout(() => {
           timers.delete(timer);
-          if (!socket.destroyed) socket.write(httpResponse('200 OK', 'application/json', jsonBody, { 'x-dl-api-version': '2', ...opts.headers }));
+          if (!socket.destroyed) socket.write(httpResponse('200 OK', 'application/json', jsonBody, { 'x-dl-api-version': String(HEAD), ...opts.headers }));
         }, delayMs);
         timers.add(timer);
         return true;

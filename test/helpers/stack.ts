@@ -8,15 +8,21 @@ import { shippedContract } from '../../src/contract/index.js';
 import type { Contract } from '../../src/core/contract/types.js';
 import { createGateway, type Gateway, type ServerLimits } from '../../src/gateway/index.js';
 import { DEMO_SEED, createReferenceBackend, type ReferenceBackend } from '../../src/reference-backend/index.js';
-import { contractCalendar, sunsetOf } from './calendar.js';
+import { VERSIONS, contractCalendar, sunsetOf } from './calendar.js';
 
-/** The calendar most tests use: v1 released 2025-01-15, the head (v2) released 2026-10-01, 180-day window. */
+/**
+ * The calendar most tests use: v1 released 2025-01-15, the head released 2026-10-01 (any version between a day
+ * apart just before it), 180-day window.
+ */
 export const CALENDAR = contractCalendar({ first: '2025-01-15', head: '2026-10-01', supportWindowDays: 180 });
-/** Sunset of v1 under CALENDAR: v2's release + 180 days (2027-03-30). */
+/** Sunset of v1 under CALENDAR: v2's release + 180 days (2027-03-30 when v2 is the head). */
 export const V1_SUNSET = sunsetOf(CALENDAR, 1);
 export const DURING_V1_ONLY = new Date('2026-06-01T12:00:00Z');
 export const DURING_DEPRECATION = new Date('2026-11-22T12:00:00Z');
-export const AFTER_V1_SUNSET = new Date('2027-04-01T00:00:00Z');
+/** Half a day after v1's sunset: every later version is still served (the next retires a day later at the earliest). */
+export const AFTER_V1_SUNSET = new Date(V1_SUNSET.getTime() + 43_200_000);
+/** The versions CALENDAR serves after v1's sunset (at AFTER_V1_SUNSET). */
+export const AFTER_V1_SUPPORTED: readonly number[] = VERSIONS.slice(1);
 
 export interface StackOptions {
   /** The instant the gateway sees; change it later with `stack.setNow`. */

@@ -1,6 +1,6 @@
 // The backend-says-no matrix (issue 11): every backend call the gateway makes on a client's behalf × every way a
 // backend can answer, checked against the rule of docs/reference/errors.md ("Answers from the backend", "Headers
-// the gateway owns"). The calls: (a) a v2 getReport, forwarded and streamed; (b) a v1 getReport, forwarded and
+// the gateway owns"). The calls: (a) a getReport at the head, forwarded and streamed; (b) a v1 getReport, forwarded and
 // checked; (c) the key lookup (resolveLegacyKey) of a v1 createReport whose key no configured prefix matches;
 // (d) the first page-walk call (getEntries) of a v1 getEntries for page 2 with no cached tokens; (e) the GET /ping
 // of /readyz. Each fault has its own scripted backend (the call under test gets the fault, every other call a
@@ -17,7 +17,8 @@ import { expectProblem } from '../helpers/http.js';
 import { type Answer, openConnection } from '../helpers/keep-alive.js';
 import { post, within } from '../helpers/raw-socket.js';
 import { type ScriptApi, type ScriptedRequest, type ScriptedUpstream, responseHead, startScriptedUpstream } from '../helpers/scripted-upstream.js';
-import { type Stack, startStack } from '../helpers/stack.js';
+import { HEAD, deprecationSfDate } from '../helpers/calendar.js';
+import { CALENDAR, type Stack, V1_SUNSET, startStack } from '../helpers/stack.js';
 
 const TIMEOUT_MS = 400;
 /** The issue's bound: a complete (or cut) answer within upstream.timeoutMs + 1 s. */
@@ -29,16 +30,16 @@ const BACKEND_NEXT = '<https://backend.example/rpc/getEntries?page=3>; rel="next
 const BACKEND_LINK = `${BACKEND_NEXT}, <https://backend.example/docs/old>; rel="deprecation"`;
 /** Headers the reference-like backend puts on its answers: its own version and request id, and lifecycle headers of its own. */
 const BACKEND_OWN: Record<string, string> = {
-  'x-dl-api-version': '2',
+  'x-dl-api-version': String(HEAD),
   'x-request-id': 'backend-own-id',
   deprecation: '@1',
   sunset: 'Thu, 01 Jan 1970 00:00:00 GMT',
   link: BACKEND_LINK,
 };
-/** v1 under the stack's calendar (deprecated 2026-10-01, sunset 2026-10-01 + 180 days), as the gateway announces it. */
+/** v1 under the stack's calendar (deprecated at v2's release, sunset 180 days later), as the gateway announces it. */
 const GATEWAY_V1 = {
-  deprecation: '@1790812800',
-  sunset: 'Tue, 30 Mar 2027 00:00:00 GMT',
+  deprecation: deprecationSfDate(CALENDAR, 1),
+  sunset: V1_SUNSET.toUTCString(),
   link: '<https://example.com/migrate-v1-to-v2>; rel="deprecation"; type="text/html"',
 };
 /** Text only non-JSON backend bodies contain: it must never reach the client inside a problem. */
@@ -86,7 +87,7 @@ function normalReply(req: ScriptedRequest): Reply {
   const args = (req.body ? JSON.parse(req.body) : {}) as Record<string, any>;
   switch (req.path) {
     case '/ping':
-      return json({ status: 'ok', apiVersion: 2 });
+      return json({ status: 'ok', apiVersion: HEAD });
     case '/rpc/getReport':
       return json(report(String(args.reportId), 'wb_demo_marketing', KEY));
     case '/rpc/resolveLegacyKey':
@@ -331,7 +332,7 @@ interface Call {
   readonly id: CallId;
   readonly label: string;
   /** The version asked for (undefined: not an /rpc call). */
-  readonly version?: '1' | '2';
+  readonly version?: string;
   readonly method?: string;
   request(requestId: string): Buffer;
   /** The upstream paths this call's request id reaches, when the call under test fails (and when all goes well). */
@@ -347,10 +348,10 @@ const rpcRequest = (method: string, version: string, body: unknown) => (requestI
 const CALLS: Call[] = [
   {
     id: 'a',
-    label: '(a) v2 getReport, forwarded and streamed',
-    version: '2',
+    label: '(a) head getReport, forwarded and streamed',
+    version: String(HEAD),
     method: 'getReport',
-    request: rpcRequest('getReport', '2', { reportId: 'rep_cell' }),
+    request: rpcRequest('getReport', String(HEAD), { reportId: 'rep_cell' }),
     paths: { failed: ['/rpc/getReport'], ok: ['/rpc/getReport'] },
   },
   {
@@ -387,7 +388,7 @@ const CALLS: Call[] = [
 ];
 
 /** The request sent second on the same connection: any normal call. */
-const again = (requestId: string) => rpcRequest('getWorkbook', '2', { workbookId: 'wb_demo_marketing' })(requestId);
+const again = (requestId: string) => rpcRequest('getWorkbook', String(HEAD), { workbookId: 'wb_demo_marketing' })(requestId);
 
 // ── The request log, read from memory ────────────────────────────────────────────────────────────────────────
 
@@ -559,7 +560,7 @@ function checkAnswer(expect: ExpectStatic, call: Call, outcome: Outcome, fault: 
   const res = answer.response!;
   if (call.id === 'e') {
     const body = res.body as { status?: unknown; reason?: unknown; backendVersion?: unknown };
-    if (outcome === 'ready') expect.soft(body).toEqual({ status: 'ready', backendVersion: 2 });
+    if (outcome === 'ready') expect.soft(body).toEqual({ status: 'ready', backendVersion: HEAD });
     else {
       expect.soft(body.status).toBe('not ready');
       expect.soft(body.reason).toEqual(expect.any(String));

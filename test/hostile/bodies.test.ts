@@ -437,7 +437,9 @@ describe('deep nesting and many keys', () => {
     const body = JSON.stringify({ workbookId: 'wb_demo_sandbox', config: { text: '[{'.repeat(1_000) } });
     const { res, seen } = await exchange([post('/rpc/createReport', body, rpcHeaders('2'))]);
     expect(res!.status).toBe(200);
-    expect(seen.map((s) => s.body)).toEqual([body]);
+    // Forwarded once, the text intact (in the head's shape, which a newer head may give other field names).
+    expect(seen).toHaveLength(1);
+    expect(Object.values(JSON.parse(seen[0]!.body) as object)).toContainEqual({ text: '[{'.repeat(1_000) });
   });
 
   const manyKeys = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${i}`, 0]));
@@ -512,6 +514,6 @@ describe('prototype-polluting keys', () => {
     const { res, seen } = await exchange([post('/rpc/createReport', body, rpcHeaders('1'))]);
     expect(res!.status, res!.bodyText).toBe(200);
     expect(res!.body.config).toEqual(config);
-    expect(JSON.parse(seen.find((s) => s.url === '/rpc/createReport')!.body).config).toEqual(config);
+    expect(Object.values(JSON.parse(seen.find((s) => s.url === '/rpc/createReport')!.body) as object)).toContainEqual(config);
   });
 });

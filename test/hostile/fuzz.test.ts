@@ -14,6 +14,7 @@ import type { Json, MigrationContext } from '../../src/core/contract/types.js';
 import { BackendCallError, GatewayError } from '../../src/core/errors.js';
 import { translateRequest, translateResponse, validateRequest } from '../../src/core/translate/engine.js';
 import { buildPlans } from '../../src/core/translate/plan.js';
+import { HEAD, VERSIONS } from '../helpers/calendar.js';
 import { type BackendTap, HOSTILE_LIMITS, REQUEST_DEADLINE_MS, createV1Report, expectStillServing, tapBackend } from '../helpers/hostile.js';
 import { type ParsedResponse, head, post, rawExchange } from '../helpers/raw-socket.js';
 import { memoryServices } from '../helpers/services.js';
@@ -49,8 +50,9 @@ afterEach(() => {
   expect(incidents.map((i) => `${i.kind}: ${String(i.error)}`)).toEqual([]);
 });
 
-const VERSIONS = ['1', '2', 'latest'] as const;
-const versionArb = fc.constantFrom(...VERSIONS);
+/** Every version of the contract, and `latest`. */
+const VERSION_VALUES = [...VERSIONS.map(String), 'latest'];
+const versionArb = fc.constantFrom(...VERSION_VALUES);
 
 /** One raw request, bounded; answers the response and the requests the backend saw meanwhile. */
 async function exchange(bytes: Buffer | string) {
@@ -74,7 +76,7 @@ function expectSane(res: ParsedResponse, seen: ReturnType<BackendTap['since']>) 
     expect(seen.length).toBeGreaterThanOrEqual(1);
     const main = seen.at(-1)!;
     expect(main.headers['x-dl-client-api-version']).toBe(res.headers['x-dl-api-version']);
-    expect(main.headers['x-dl-api-version']).toBe('2');
+    expect(main.headers['x-dl-api-version']).toBe(String(HEAD));
   }
 }
 
@@ -94,7 +96,7 @@ describe('the edge under arbitrary input', () => {
         expectSane(res, seen);
         if (res.status === 200) {
           expect(seen).toHaveLength(1);
-          expect(['1', '2']).toContain(res.headers['x-dl-api-version']);
+          expect(VERSIONS.map(String)).toContain(res.headers['x-dl-api-version']);
         } else {
           expect(res.status).toBe(400);
           // A byte Node's parser refuses (NUL, …) is answered before the gateway reads the header.
@@ -224,7 +226,7 @@ describe('the edge under arbitrary input', () => {
           const bytes =
             kind === 'lookup'
               ? post('/rpc/createReport', JSON.stringify({ key: `reports/fuzz/${Math.random()}`, config: {} }), [['x-dl-api-version', '1'], ...headers])
-              : post('/rpc/getReport', JSON.stringify({ reportId }), [['x-dl-api-version', '2'], ...headers]);
+              : post('/rpc/getReport', JSON.stringify({ reportId }), [['x-dl-api-version', String(HEAD)], ...headers]);
           const { res, seen } = await exchange(bytes);
           expectSane(res, seen);
         },

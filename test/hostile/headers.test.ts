@@ -13,6 +13,7 @@ import {
   expectNodeRefusal,
   useHostileStack,
 } from '../helpers/hostile.js';
+import { HEAD, VERSIONS } from '../helpers/calendar.js';
 import { expectProblem } from '../helpers/http.js';
 import { type Part, head, rawExchange } from '../helpers/raw-socket.js';
 import type { Stack } from '../helpers/stack.js';
@@ -75,7 +76,7 @@ describe('x-dl-api-version forms only a raw socket can send', () => {
     const { res, seen } = await exchange([request(headers)]);
     const details = expectProblem(res!, 400, 'INVALID_API_VERSION_HEADER');
     expect(details.reason).toBe(reason);
-    expect(details).toMatchObject({ supported: [1, 2], latest: 2 });
+    expect(details).toMatchObject({ supported: VERSIONS, latest: HEAD });
     expect(seen).toEqual([]);
   });
 
@@ -124,7 +125,7 @@ describe('x-dl-api-version forms only a raw socket can send', () => {
 
   it.each([
     ['surrounding tabs', '\t2\t', '2'],
-    ['surrounding spaces around latest', '  latest  ', '2'],
+    ['surrounding spaces around latest', '  latest  ', String(HEAD)],
     ['an upper-case header name', '1', '1'],
   ])('accepts a valid value with %s (HTTP strips the whitespace) and forwards exactly one request', async (label, value, resolved) => {
     const name = label.startsWith('an upper-case') ? 'X-DL-API-VERSION' : 'x-dl-api-version';
@@ -133,7 +134,7 @@ describe('x-dl-api-version forms only a raw socket can send', () => {
     expect(res!.headers['x-dl-api-version']).toBe(resolved);
     expect(seen).toHaveLength(1);
     expect(seen[0]!.headers['x-dl-client-api-version']).toBe(resolved);
-    expect(seen[0]!.headers['x-dl-api-version']).toBe('2');
+    expect(seen[0]!.headers['x-dl-api-version']).toBe(String(HEAD));
   });
 });
 
@@ -243,7 +244,7 @@ describe('hop-by-hop lists naming headers the gateway must send', () => {
     expect(res!.status).toBe(200);
     expect(seen).toHaveLength(1);
     expect(seen[0]!.headers).toMatchObject({
-      'x-dl-api-version': '2',
+      'x-dl-api-version': String(HEAD),
       'x-dl-client-api-version': '1',
       'content-type': 'application/json',
       'content-length': String(body.length),

@@ -1,8 +1,8 @@
 // Nothing is lost and no web-UI edit is overwritten, under concurrency. fast-check draws schedules of 300
 // operations over 5 reports, run by 4–8 concurrent workers:
 //   - a v1 client's updateReport through the gateway (x-dl-api-version: 1),
-//   - a web-UI edit straight on the backend (no x-dl-client-api-version: saved under v2), on reports 0–2 only,
-//   - a v1 getReport and a v2 getReport through the gateway.
+//   - a web-UI edit straight on the backend (no x-dl-client-api-version: saved under the head), on reports 0–2 only,
+//   - a v1 getReport and a getReport at the head through the gateway.
 // Each write carries a unique description, and every operation records its real-time interval [start, end]
 // (the backend applies it somewhere inside). The oracle checks, per report:
 //   1. UI edits always succeed; a v1 write or read that starts after a UI edit ended is refused with 409
@@ -10,13 +10,14 @@
 //   2. every successful read returns a value some accepted write (or the creation) could have left: that write
 //      began before the read ended and no other accepted write fits wholly between them (a regular register);
 //      a v1 read never returns a UI-written value;
-//   3. the final state (read at v2 on the backend) is the value of an accepted write that no other accepted write
+//   3. the final state (read at the head on the backend) is the value of an accepted write that no other accepted write
 //      follows; on a report the UI edited it is a UI value at version 2 (no old client overwrote it);
 //   4. the backend saw exactly one request per operation, each acting for the right client version, and each
 //      v1 write's body exactly once (no retries, no extra calls, nothing dropped).
 
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HEAD } from '../helpers/calendar.js';
 import { type BackendTap, type SeenRequest, createV1Report, tapBackend } from '../helpers/hostile.js';
 import { within } from '../helpers/raw-socket.js';
 import { type Stack, rpc, startStack } from '../helpers/stack.js';
@@ -27,7 +28,7 @@ const UI_REPORTS = 3;
 const OPS = 300;
 const DEADLINE_MS = 5_000;
 
-type Kind = 'v1-write' | 'ui-write' | 'v1-read' | 'v2-read';
+type Kind = 'v1-write' | 'ui-write' | 'v1-read' | 'head-read';
 interface Op {
   readonly kind: Kind;
   readonly report: number;
@@ -53,7 +54,7 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
   { weight: 40, arbitrary: fc.record({ kind: fc.constant<Kind>('v1-write'), report: fc.integer({ min: 0, max: REPORTS - 1 }) }) },
   { weight: 3, arbitrary: fc.record({ kind: fc.constant<Kind>('ui-write'), report: fc.integer({ min: 0, max: UI_REPORTS - 1 }) }) },
   { weight: 30, arbitrary: fc.record({ kind: fc.constant<Kind>('v1-read'), report: fc.integer({ min: 0, max: REPORTS - 1 }) }) },
-  { weight: 27, arbitrary: fc.record({ kind: fc.constant<Kind>('v2-read'), report: fc.integer({ min: 0, max: REPORTS - 1 }) }) },
+  { weight: 27, arbitrary: fc.record({ kind: fc.constant<Kind>('head-read'), report: fc.integer({ min: 0, max: REPORTS - 1 }) }) },
 );
 
 let stack: Stack;
@@ -72,7 +73,7 @@ afterAll(async () => {
 async function uiEdit(reportId: string, description: string): Promise<{ status: number; body: any }> {
   const res = await fetch(`${stack.backendUrl}/rpc/updateReport`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-dl-api-version': '2' },
+    headers: { 'content-type': 'application/json', 'x-dl-api-version': String(HEAD) },
     body: JSON.stringify({ reportId, description }),
   });
   return { status: res.status, body: await res.json() };
@@ -87,7 +88,7 @@ async function perform(op: Op, index: number, ids: readonly string[], tag: strin
       ? uiEdit(reportId, value as string)
       : op.kind === 'v1-write'
         ? rpc(stack.url, 'updateReport', { reportId, description: value }, '1')
-        : rpc(stack.url, 'getReport', { reportId }, op.kind === 'v1-read' ? '1' : '2');
+        : rpc(stack.url, 'getReport', { reportId }, op.kind === 'v1-read' ? '1' : String(HEAD));
   const res = await within(DEADLINE_MS, call, `op ${index} (${op.kind} on report ${op.report})`);
   return { ...op, index, value, start, end: performance.now(), status: res.status, body: res.body };
 }
@@ -138,21 +139,21 @@ function checkReport(report: number, reportId: string, done: readonly Done[], cr
         if (d.body.version !== 1) problems.push(`${where} answered an object at version ${d.body.version}`);
       } else if (d.status === 409) {
         if (d.body?.code !== 'UNSUPPORTED_OBJECT_VERSION') problems.push(`${where} 409 with code ${d.body?.code}`);
-        else if (d.body.details?.objectVersion !== 2 || d.body.details?.objectId !== reportId) problems.push(`${where} 409 details ${JSON.stringify(d.body.details)}`);
+        else if (d.body.details?.objectVersion !== HEAD || d.body.details?.objectId !== reportId) problems.push(`${where} 409 details ${JSON.stringify(d.body.details)}`);
         if (!uiStartedBefore(d.end)) problems.push(`${where} refused with 409 although no UI edit had started`);
       } else {
         problems.push(`${where} answered ${d.status} ${JSON.stringify(d.body).slice(0, 200)}`);
       }
     }
-    if (d.kind === 'v2-read' && d.status !== 200) problems.push(`${where} answered ${d.status}`);
-    if ((d.kind === 'v1-read' || d.kind === 'v2-read') && d.status === 200) {
+    if (d.kind === 'head-read' && d.status !== 200) problems.push(`${where} answered ${d.status}`);
+    if ((d.kind === 'v1-read' || d.kind === 'head-read') && d.status === 200) {
       const value = d.body.description as string;
       const why = explains(value, d, accepted);
       if (why) problems.push(`${where}: ${why}`);
       if (d.kind === 'v1-read' && accepted.find((w) => w.value === value)?.ui) problems.push(`${where}: a v1 read returned the UI value ${value}`);
-      if (d.kind === 'v2-read') {
+      if (d.kind === 'head-read') {
         const fromUi = !!accepted.find((w) => w.value === value)?.ui;
-        if (d.body.version !== (fromUi ? 2 : 1)) problems.push(`${where}: version ${d.body.version} for ${value}`);
+        if (d.body.version !== (fromUi ? HEAD : 1)) problems.push(`${where}: version ${d.body.version} for ${value}`);
       }
     }
   }
@@ -162,7 +163,7 @@ function checkReport(report: number, reportId: string, done: readonly Done[], cr
   if (!last) problems.push(`final description ${JSON.stringify(final.description)} was never accepted`);
   else if (accepted.some((x) => x !== last && last.end < x.start)) problems.push(`final ${JSON.stringify(final.description)} was overwritten by a later accepted write, then lost`);
   if (ui.length > 0) {
-    if (final.version !== 2) problems.push(`UI-edited report ends at version ${final.version}`);
+    if (final.version !== HEAD) problems.push(`UI-edited report ends at version ${final.version}`);
     if (!last?.ui) problems.push(`a UI-edited report ends with the old client's value ${JSON.stringify(final.description)}`);
   } else if (final.version !== 1) {
     problems.push(`a report the UI never touched ends at version ${final.version}`);
@@ -187,7 +188,7 @@ function checkBackend(seen: readonly SeenRequest[], done: readonly Done[], ids: 
   ids.forEach((id, report) => {
     for (const [kind, version] of [
       ['v1-read', '1'],
-      ['v2-read', '2'],
+      ['head-read', String(HEAD)],
     ] as const) {
       const expected = done.filter((d) => d.kind === kind && d.report === report).length;
       const got = seen.filter((s) => s.url === '/rpc/getReport' && s.headers['x-dl-client-api-version'] === version && JSON.parse(s.body).reportId === id).length;
@@ -197,7 +198,7 @@ function checkBackend(seen: readonly SeenRequest[], done: readonly Done[], ids: 
   return problems;
 }
 
-describe('concurrent v1 clients, v2 clients and web-UI edits', () => {
+describe('concurrent v1 clients, head-version clients and web-UI edits', () => {
   it('never lose an accepted write and never let an old client overwrite a UI edit (fast-check schedules)', async () => {
     const totals = { ops: 0, accepted: 0, refused: 0, uiEdits: 0 };
     await fc.assert(
@@ -220,13 +221,13 @@ describe('concurrent v1 clients, v2 clients and web-UI edits', () => {
             DEADLINE_MS,
             fetch(`${stack.backendUrl}/rpc/getReport`, {
               method: 'POST',
-              headers: { 'content-type': 'application/json', 'x-dl-api-version': '2' },
+              headers: { 'content-type': 'application/json', 'x-dl-api-version': String(HEAD) },
               body: JSON.stringify({ reportId: ids[r] }),
             }).then((res) => res.json()),
           );
           problems.push(...checkReport(r, ids[r] as string, done, creations[r] as Write, final).map((p) => `report ${r}: ${p}`));
-          // And through the gateway at v2: the same final value.
-          const viaGateway = await within(DEADLINE_MS, rpc(stack.url, 'getReport', { reportId: ids[r] }, '2'));
+          // And through the gateway at the head: the same final value.
+          const viaGateway = await within(DEADLINE_MS, rpc(stack.url, 'getReport', { reportId: ids[r] }, String(HEAD)));
           if (viaGateway.body.description !== (final as { description: string }).description) problems.push(`report ${r}: gateway and backend disagree`);
         }
         totals.ops += done.length;
@@ -259,26 +260,26 @@ describe('the oracle itself', () => {
     body,
     ...(value !== undefined && { value }),
   });
-  const refused = { code: 'UNSUPPORTED_OBJECT_VERSION', details: { objectId: id, objectVersion: 2 } };
+  const refused = { code: 'UNSUPPORTED_OBJECT_VERSION', details: { objectId: id, objectVersion: HEAD } };
 
   it('accepts a correct history', () => {
     const done = [
       op(0, 'v1-write', 10, 20, 200, { version: 1 }, 'a'),
-      op(1, 'ui-write', 30, 40, 200, { version: 2 }, 'u'),
+      op(1, 'ui-write', 30, 40, 200, { version: HEAD }, 'u'),
       op(2, 'v1-write', 50, 60, 409, refused, 'b'),
       op(3, 'v1-read', 50, 60, 409, refused),
-      op(4, 'v2-read', 70, 80, 200, { description: 'u', version: 2 }),
+      op(4, 'head-read', 70, 80, 200, { description: 'u', version: HEAD }),
     ];
-    expect(checkReport(0, id, done, creation, { description: 'u', version: 2 })).toEqual([]);
+    expect(checkReport(0, id, done, creation, { description: 'u', version: HEAD })).toEqual([]);
   });
 
   it.each([
     ['an old client overwriting a finished UI edit', [op(0, 'ui-write', 10, 20, 200, {}, 'u'), op(1, 'v1-write', 30, 40, 200, { version: 1 }, 'b')], { description: 'b', version: 1 }],
-    ['a v1 read served after a UI edit', [op(0, 'ui-write', 10, 20, 200, {}, 'u'), op(1, 'v1-read', 30, 40, 200, { description: 'u', version: 1 })], { description: 'u', version: 2 }],
+    ['a v1 read served after a UI edit', [op(0, 'ui-write', 10, 20, 200, {}, 'u'), op(1, 'v1-read', 30, 40, 200, { description: 'u', version: 1 })], { description: 'u', version: HEAD }],
     ['a refusal without a UI edit', [op(0, 'v1-write', 10, 20, 409, refused, 'a')], { description: 'created', version: 1 }],
-    ['a lost write (stale read)', [op(0, 'v1-write', 10, 20, 200, { version: 1 }, 'a'), op(1, 'v2-read', 30, 40, 200, { description: 'created', version: 1 })], { description: 'a', version: 1 }],
+    ['a lost write (stale read)', [op(0, 'v1-write', 10, 20, 200, { version: 1 }, 'a'), op(1, 'head-read', 30, 40, 200, { description: 'created', version: 1 })], { description: 'a', version: 1 }],
     ['a lost write (final state)', [op(0, 'v1-write', 10, 20, 200, { version: 1 }, 'a')], { description: 'created', version: 1 }],
-    ['a value nobody wrote', [op(0, 'v2-read', 10, 20, 200, { description: 'ghost', version: 1 })], { description: 'created', version: 1 }],
+    ['a value nobody wrote', [op(0, 'head-read', 10, 20, 200, { description: 'ghost', version: 1 })], { description: 'created', version: 1 }],
   ] as [string, Done[], any][])('flags %s', (_label, done, final) => {
     expect(checkReport(0, id, done, creation, final).length).toBeGreaterThan(0);
   });

@@ -11,6 +11,7 @@ import {
   REQUEST_DEADLINE_MS,
   useHostileStack,
 } from '../helpers/hostile.js';
+import { HEAD } from '../helpers/calendar.js';
 import { expectProblem } from '../helpers/http.js';
 import { head, rawExchange } from '../helpers/raw-socket.js';
 import type { Stack } from '../helpers/stack.js';
@@ -181,7 +182,7 @@ describe('hostile paths outside /rpc (the discovery routes)', () => {
     ['GET', '/%2e%2e/json'],
     ['GET', '/rpc%2FgetReport'],
     ['POST', '/rpc%2FgetReport'],
-    ['GET', '/3/json/'],
+    ['GET', `/${HEAD + 1}/json/`],
     ['GET', '/01/json/'],
     ['GET', `/${'9'.repeat(300)}/json`],
   ])('%s %s is a 4xx problem', async (method, target) => {

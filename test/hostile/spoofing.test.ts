@@ -14,6 +14,7 @@ import {
   createV1Report,
   useHostileStack,
 } from '../helpers/hostile.js';
+import { HEAD } from '../helpers/calendar.js';
 import { expectProblem, send } from '../helpers/http.js';
 import { head, post, rawExchange, within } from '../helpers/raw-socket.js';
 import { type Stack, rpc } from '../helpers/stack.js';
@@ -26,29 +27,29 @@ useHostileStack('reports/sales/hostile-spoofing', (pieces) => {
   ({ stack, tap, reportId } = pieces);
 });
 
-/** A report the web UI has edited: saved under v2, straight on the backend (no x-dl-client-api-version). */
+/** A report the web UI has edited: saved under the head, straight on the backend (no x-dl-client-api-version). */
 async function uiEditedReport(description: string): Promise<string> {
   const id = await createV1Report(stack, 'reports/marketing/spoof-target', { description: 'written by v1' });
   const res = await within(
     REQUEST_DEADLINE_MS,
     fetch(`${stack.backendUrl}/rpc/updateReport`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-dl-api-version': '2' },
+      headers: { 'content-type': 'application/json', 'x-dl-api-version': String(HEAD) },
       body: JSON.stringify({ reportId: id, description }),
     }),
   );
   expect(res.status).toBe(200);
-  expect(((await res.json()) as { version: number }).version).toBe(2);
+  expect(((await res.json()) as { version: number }).version).toBe(HEAD);
   return id;
 }
 
-/** The report as the backend holds it (read at v2, straight from the backend). */
+/** The report as the backend holds it (read at the head, straight from the backend). */
 async function stored(id: string): Promise<Record<string, unknown>> {
   const res = await within(
     REQUEST_DEADLINE_MS,
     fetch(`${stack.backendUrl}/rpc/getReport`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-dl-api-version': '2' },
+      headers: { 'content-type': 'application/json', 'x-dl-api-version': String(HEAD) },
       body: JSON.stringify({ reportId: id }),
     }),
   );
@@ -69,7 +70,7 @@ function expectActsFor(seen: readonly SeenRequest[], version: string) {
   expect(seen.length).toBeGreaterThan(0);
   for (const s of seen) {
     expect(s.headers['x-dl-client-api-version'], s.url).toBe(version);
-    expect(s.headers['x-dl-api-version'], s.url).toBe('2');
+    expect(s.headers['x-dl-api-version'], s.url).toBe(String(HEAD));
   }
 }
 
@@ -86,13 +87,14 @@ describe('a v1 client claiming a newer client version', () => {
     const id = await uiEditedReport('edited in the UI (read)');
     const { res, seen } = await raw(post('/rpc/getReport', JSON.stringify({ reportId: id }), [['x-dl-api-version', '1'], ...headers]));
     const details = expectProblem(res, 409, 'UNSUPPORTED_OBJECT_VERSION');
-    expect(details).toMatchObject({ objectId: id, objectVersion: 2, requestedVersion: 1 });
+    expect(details).toMatchObject({ objectId: id, objectVersion: HEAD, requestedVersion: 1 });
     expect(res.bodyText).not.toContain('edited in the UI');
     expectActsFor(seen, '1');
   });
 
-  it.each(claims)('cannot overwrite a UI-edited report with %s: 409, and the report is unchanged at v2', async (_label, headers) => {
+  it.each(claims)('cannot overwrite a UI-edited report with %s: 409, and the report is unchanged', async (_label, headers) => {
     const id = await uiEditedReport('edited in the UI (write)');
+    const before = await stored(id);
     const { res, seen } = await raw(
       post('/rpc/updateReport', JSON.stringify({ reportId: id, description: 'overwritten by a spoofing v1 client', config: { x: 1 } }), [
         ['x-dl-api-version', '1'],
@@ -101,7 +103,8 @@ describe('a v1 client claiming a newer client version', () => {
     );
     expectProblem(res, 409, 'UNSUPPORTED_OBJECT_VERSION');
     expectActsFor(seen, '1');
-    expect(await stored(id)).toMatchObject({ description: 'edited in the UI (write)', config: { n: 1 }, version: 2 });
+    expect(await stored(id)).toEqual(before);
+    expect(before).toMatchObject({ description: 'edited in the UI (write)', version: HEAD });
   });
 
   it.each(claims)('cannot delete a UI-edited report with %s', async (_label, headers) => {
@@ -109,7 +112,7 @@ describe('a v1 client claiming a newer client version', () => {
     const { res, seen } = await raw(post('/rpc/deleteReport', JSON.stringify({ reportId: id }), [['x-dl-api-version', '1'], ...headers]));
     expectProblem(res, 409, 'UNSUPPORTED_OBJECT_VERSION');
     expectActsFor(seen, '1');
-    expect((await stored(id)).version).toBe(2);
+    expect((await stored(id)).version).toBe(HEAD);
   });
 
   it('stamps a v1 write as version 1 even when it claims 2, so the UI can still take it over later', async () => {

@@ -1,6 +1,6 @@
 // The backend misbehaving, seen through the gateway: refused, silent, reset (before and during the answer),
 // garbage, HTML, a body over limits.responseBytes, a trickle that outlasts upstream.timeoutMs, a head and then
-// silence, a chunked answer cut mid-chunk. Every fault meets five kinds of client call: a streamed v2 read, a
+// silence, a chunked answer cut mid-chunk. Every fault meets five kinds of client call: a streamed read at the head, a
 // checked v1 read, a checked v1 write, a streamed v1 delete, and a v1 create whose migration first asks the
 // backend (key lookup). Each case asserts the client's answer (a complete 502/504 problem, or a cut response:
 // never a complete 200 with a truncated body), its timing, how many requests the upstream got (one attempt, no
@@ -10,6 +10,7 @@
 
 import { type EventEmitter, once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HEAD } from '../helpers/calendar.js';
 import { type FaultMode, startFaultUpstream } from '../helpers/fault-upstream.js';
 import { expectProblem } from '../helpers/http.js';
 import { type ParsedResponse, type RawResult, post, rawExchange, within } from '../helpers/raw-socket.js';
@@ -53,7 +54,7 @@ interface Call {
   readonly lookup: boolean;
 }
 const CALLS: Call[] = [
-  { label: 'a streamed v2 getReport', method: 'getReport', version: '2', body: { reportId: 'rep_f' }, checked: false, lookup: false },
+  { label: 'a streamed getReport at the head', method: 'getReport', version: String(HEAD), body: { reportId: 'rep_f' }, checked: false, lookup: false },
   { label: 'a checked v1 getReport', method: 'getReport', version: '1', body: { reportId: 'rep_f' }, checked: true, lookup: false },
   { label: 'a checked v1 updateReport', method: 'updateReport', version: '1', body: { reportId: 'rep_f', description: 'd' }, checked: true, lookup: false },
   { label: 'a streamed v1 deleteReport', method: 'deleteReport', version: '1', body: { reportId: 'rep_f' }, checked: false, lookup: false },
@@ -258,7 +259,7 @@ describe('answers never mix up across reused upstream connections', () => {
   });
 
   it('40 concurrent calls, a quarter of them cut: each answered call gets its own report, each call is sent once', async () => {
-    const calls = Array.from({ length: 40 }, (_, i) => ({ id: `${i % 4 === 0 ? 'slow' : 'fast'}_${i}`, version: i % 2 ? '1' : '2' }));
+    const calls = Array.from({ length: 40 }, (_, i) => ({ id: `${i % 4 === 0 ? 'slow' : 'fast'}_${i}`, version: i % 2 ? '1' : String(HEAD) }));
     const before = upstream.requests.length;
     const outcomes = await Promise.all(
       calls.map(({ id, version }) =>
@@ -367,7 +368,7 @@ describe('clients that go away mid-request', () => {
   });
 
   // forwarding.test.ts proves this for a backend that has not answered yet; here the answer has started.
-  it.each(['2', '1'])('a client that leaves during a trickled v%s answer: the upstream socket closes soon after', async (version) => {
+  it.each([String(HEAD), '1'])('a client that leaves during a trickled v%s answer: the upstream socket closes soon after', async (version) => {
     const closed = once(upstream.events, 'socket-close');
     await leaveAfter([post('/rpc/getReport', JSON.stringify({ reportId: 'trickle' }), [['x-dl-api-version', version]])], '/rpc/getReport', 150);
     await within(1_000, closed, 'the upstream connection closing');

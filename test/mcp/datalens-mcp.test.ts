@@ -20,9 +20,11 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HEAD } from '../helpers/calendar.js';
+import { REPORT_CONTENT } from '../helpers/head-shapes.js';
 import { type Stack, rpc, startStack } from '../helpers/stack.js';
 import { CONTRACT } from '../replay/contract.js';
-import { type Answer, replay } from '../replay/expect-replay.js';
+import { type Answer, type Header, replay } from '../replay/expect-replay.js';
 import { setupThrough } from '../replay/http.js';
 import { knownDefect } from '../replay/known-defects.js';
 
@@ -175,18 +177,20 @@ async function invokeAsAnswer(mcp: Mcp, command: string, body: unknown): Promise
 let reportSeq = 0;
 const v1Report = () => ({ key: `reports/marketing/mcp-${++reportSeq}`, config: { chart: 'bars', n: reportSeq } });
 const v2Report = () => ({ workbookId: 'wb_demo_marketing', config: { chart: 'lines', n: ++reportSeq } });
+/** A createReport body of the head version (its settings field by the head's name). */
+const headReport = () => ({ workbookId: 'wb_demo_marketing', [REPORT_CONTENT]: { chart: 'lines', n: ++reportSeq } });
 
 interface VersionCase {
   /** DATALENS_API_VERSION, sent as x-dl-api-version. */
-  readonly header: '1' | '2' | 'latest';
-  /** What the gateway resolves it to (the stack's clock is during v1's deprecation: latest = 2). */
-  readonly resolved: 1 | 2;
+  readonly header: Header;
+  /** What the gateway resolves it to (the stack's clock is after the head's release: latest = the head). */
+  readonly resolved: number;
 }
 
 describe.each<VersionCase>([
   { header: '1', resolved: 1 },
-  { header: '2', resolved: 2 },
-  { header: 'latest', resolved: 2 },
+  { header: `${HEAD}`, resolved: HEAD },
+  { header: 'latest', resolved: HEAD },
 ])('the DataLens MCP server at DATALENS_API_VERSION=$header', ({ header, resolved }) => {
   let mcp: Mcp;
   beforeAll(async () => {
@@ -210,7 +214,7 @@ describe.each<VersionCase>([
     const names = commands.map((c) => c.command_name);
     expect(names).toEqual(expect.arrayContaining(['createReport', 'getReport', 'updateReport', 'deleteReport', 'getEntries']));
     const latest = await openApiDocument('/json/');
-    expect(latest.info.version).toBe('2');
+    expect(latest.info.version).toBe(String(HEAD));
     expect(names.sort()).toEqual(Object.keys(latest.paths).map((p) => p.replace(/^\/rpc\//, '')).sort());
     // The summaries are the latest document's, whatever version the server was configured for.
     expect(commands.find((c) => c.command_name === 'createReport')?.summary).toBe('Creates a report in a workbook.');
@@ -220,8 +224,8 @@ describe.each<VersionCase>([
     const described = await describeCommand(mcp, 'createReport');
     expect(described.inputSchema).toMatchObject({
       type: 'object',
-      properties: { workbookId: { type: 'string' }, config: { type: 'object' }, description: { type: 'string' } },
-      required: ['workbookId', 'config'],
+      properties: { workbookId: { type: 'string' }, [REPORT_CONTENT]: { type: 'object' }, description: { type: 'string' } },
+      required: ['workbookId', REPORT_CONTENT],
     });
     // At version 1 this is the wrong schema for the calls it sends (they need `key`): see the /1/json/ block below.
     expect(JSON.stringify(described.inputSchema)).not.toMatch(/#\/components\//);
@@ -256,7 +260,7 @@ describe.each<VersionCase>([
     expect(forwarded).toHaveLength(1);
     expect(forwarded[0]!.headers).toMatchObject({
       authorization: `OAuth ${TOKEN}`,
-      'x-dl-api-version': '2',
+      'x-dl-api-version': String(HEAD),
       'x-dl-client-api-version': String(resolved),
     });
   });
@@ -303,13 +307,13 @@ describe.each<VersionCase>([
       expect(details).toMatchObject({ objectId: saved.body.id, objectVersion: 2, requestedVersion: 1, minVersion: 2 });
     });
   } else {
-    it("creates a report in a workbook and reads it back in version 2's shape", async () => {
-      const body = v2Report();
+    it("creates a report in a workbook and reads it back in the head's shape", async () => {
+      const body = headReport();
       const created = ok(await invoke(mcp, 'createReport', body));
-      expect(created).toMatchObject({ workbookId: body.workbookId, config: body.config, description: '', version: 2 });
+      expect(created).toMatchObject({ ...body, description: '', version: HEAD });
       expect(created).not.toHaveProperty('key');
       const read = ok(await invoke(mcp, 'getReport', { reportId: created.id }));
-      expect(read).toMatchObject({ id: created.id, workbookId: body.workbookId, config: body.config, version: 2 });
+      expect(read).toMatchObject({ id: created.id, ...body, version: HEAD });
       expect(read).not.toHaveProperty('key');
     });
 
@@ -322,7 +326,7 @@ describe.each<VersionCase>([
       expect(second.entries[0].entryId).not.toBe(first.entries[0].entryId);
     });
 
-    it("reads a report created at version 1 in version 2's shape, with its legacy key", async () => {
+    it("reads a report created at version 1 in the head's shape, with its legacy key", async () => {
       const body = v1Report();
       const saved = await rpc(stack.url, 'createReport', body, '1');
       expect(saved.status).toBe(200);
@@ -336,7 +340,7 @@ describe.each<VersionCase>([
       expect(JSON.stringify(details)).toContain('workbookId');
     });
 
-    it('reports a single id where version 2 wants an array as a tool error carrying 400 VALIDATION_ERROR', async () => {
+    it('reports a single id where the head wants an array as a tool error carrying 400 VALIDATION_ERROR', async () => {
       const result = await invoke(mcp, 'getEntries', { ids: 'ent_demo_03' });
       const details = expectProblem(result, 'getEntries', 400, 'VALIDATION_ERROR');
       expect(JSON.stringify(details)).toContain('ids');

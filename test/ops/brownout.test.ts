@@ -4,17 +4,22 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMetrics } from '../../src/admin/metrics.js';
 import { ConfigError, parseConfig } from '../../src/config/load.js';
+import { HEAD } from '../helpers/calendar.js';
 import { expectProblem } from '../helpers/http.js';
 import { sampleValue } from '../helpers/serve-process.js';
 import { AFTER_V1_SUNSET, CALENDAR, DURING_DEPRECATION, DURING_V1_ONLY, type Stack, V1_SUNSET, rpc, startStack } from '../helpers/stack.js';
 
-const [V1, V2] = CALENDAR.versions as [(typeof CALENDAR.versions)[0], (typeof CALENDAR.versions)[1]];
+const [V1, ...LATER] = CALENDAR.versions as [(typeof CALENDAR.versions)[0], ...typeof CALENDAR.versions];
 /** A window while v1 is deprecated (DURING_DEPRECATION is 2026-11-22T12:00Z). */
 const WINDOW = { start: '2026-11-22T11:00:00Z', end: '2026-11-22T13:00:00Z' };
 /** A window while v1 is still current (DURING_V1_ONLY is 2026-06-01T12:00Z). */
 const EARLY_WINDOW = { start: '2026-06-01T11:00:00Z', end: '2026-06-01T13:00:00Z' };
 
-const lifecycle = (v1Extra: Record<string, unknown>) => ({ lifecycle: { ...CALENDAR, versions: [{ ...V1, ...v1Extra }, V2] } });
+/** The head's entry, and the versions between v1 and it. */
+const HEAD_ENTRY = LATER.at(-1)!;
+const OLDER = LATER.slice(0, -1);
+
+const lifecycle = (v1Extra: Record<string, unknown>) => ({ lifecycle: { ...CALENDAR, versions: [{ ...V1, ...v1Extra }, ...LATER] } });
 
 describe('a scheduled brownout window for v1', () => {
   let stack: Stack;
@@ -33,7 +38,7 @@ describe('a scheduled brownout window for v1', () => {
     const before = forwarded();
     const res = await rpc(stack.url, 'getEntries', { pageSize: 1 }, '1');
     const details = expectProblem(res, 410, 'API_VERSION_SUNSET');
-    expect(details).toMatchObject({ version: 1, brownout: true, brownoutEnds: '2026-11-22T13:00:00.000Z', sunset: V1_SUNSET.toISOString(), latest: 2 });
+    expect(details).toMatchObject({ version: 1, brownout: true, brownoutEnds: '2026-11-22T13:00:00.000Z', sunset: V1_SUNSET.toISOString(), latest: HEAD });
     expect(details).not.toHaveProperty('brownoutShare');
     expect(forwarded()).toBe(before);
   });
@@ -62,10 +67,10 @@ describe('a scheduled brownout window for v1', () => {
 
   it('never affects the current version, inside the window', async () => {
     stack.setNow(DURING_DEPRECATION);
-    for (const version of ['2', 'latest']) {
+    for (const version of [String(HEAD), 'latest']) {
       const res = await rpc(stack.url, 'getEntries', { pageSize: 1 }, version);
       expect(res.status).toBe(200);
-      expect(res.headers.get('x-dl-api-version')).toBe('2');
+      expect(res.headers.get('x-dl-api-version')).toBe(String(HEAD));
     }
   });
 
@@ -137,13 +142,13 @@ describe('check-config (parseConfig) and brownouts', () => {
   };
 
   it('refuses brownout windows on a version nothing deprecates', () => {
-    const problems = refusal({ lifecycle: { ...CALENDAR, versions: [V1, { ...V2, brownouts: [WINDOW] }] } });
-    expect(problems).toMatch(/lifecycle\.versions: version 2 has brownouts but no later version deprecates it/);
+    const problems = refusal({ lifecycle: { ...CALENDAR, versions: [V1, ...OLDER, { ...HEAD_ENTRY, brownouts: [WINDOW] }] } });
+    expect(problems).toContain(`lifecycle.versions: version ${HEAD} has brownouts but no later version deprecates it`);
   });
 
   it('refuses a brownout share on a version nothing deprecates', () => {
-    const problems = refusal({ lifecycle: { ...CALENDAR, versions: [V1, { ...V2, brownoutShare: 0.1 }] } });
-    expect(problems).toMatch(/version 2 has brownouts/);
+    const problems = refusal({ lifecycle: { ...CALENDAR, versions: [V1, ...OLDER, { ...HEAD_ENTRY, brownoutShare: 0.1 }] } });
+    expect(problems).toContain(`version ${HEAD} has brownouts`);
   });
 
   it('refuses a window that ends before it starts, and a share outside 0..1, naming the keys', () => {

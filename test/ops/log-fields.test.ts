@@ -9,6 +9,7 @@ import { post, within } from '../helpers/raw-socket.js';
 import { responseHead, type ScriptedUpstream, startScriptedUpstream } from '../helpers/scripted-upstream.js';
 import { createLogger } from '../../src/cli/logger.js';
 import { parseJsonLines } from '../helpers/serve-process.js';
+import { HEAD } from '../helpers/calendar.js';
 import { type Stack, startStack } from '../helpers/stack.js';
 
 const AT = '2026-11-20T10:00:00.000Z';
@@ -86,7 +87,7 @@ describe('the request log line', () => {
 
     // The head went out, then the backend reset: the client's answer is cut.
     const cut = await openConnection(stack.url);
-    cut.send(getReport('2', 'rep_cut', 'fields-cut'));
+    cut.send(getReport(String(HEAD), 'rep_cut', 'fields-cut'));
     const answer = await within(5_000, cut.answer(0));
     expect(answer.closed).toBe(true);
     expect(answer.response?.status).toBe(200);
@@ -97,12 +98,12 @@ describe('the request log line', () => {
     // The metrics count it as the client got it: its status, and the backend failure that cut it.
     const count = async (name: string, labels: Record<string, string>) =>
       (await stack.metrics.registry.getSingleMetric(name)!.get()).values.find((v) => Object.entries(labels).every(([k, x]) => String(v.labels[k]) === x))?.value;
-    expect(await count('dlgw_requests_total', { version: '2', method: 'getReport', status: '200' })).toBe(1);
+    expect(await count('dlgw_requests_total', { version: String(HEAD), method: 'getReport', status: '200' })).toBe(1);
     expect(await count('dlgw_upstream_errors_total', { code: 'UPSTREAM_UNAVAILABLE' })).toBe(1);
 
     // The client leaves before its answer.
     const gone = await openConnection(stack.url);
-    gone.send(getReport('2', 'rep_slow', 'fields-gone'));
+    gone.send(getReport(String(HEAD), 'rep_slow', 'fields-gone'));
     await new Promise<void>((resolve) => upstream.events.once('request', () => resolve()));
     gone.destroy();
     const goneLine = await lineOf('fields-gone');

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serve, type Serving } from '../../src/cli/serve.js';
 import { DEMO_ENTRIES, DEMO_WORKBOOKS, createReferenceBackend, type ReferenceBackend } from '../../src/reference-backend/index.js';
 import { rpc } from '../helpers/stack.js';
+import { HEAD } from '../helpers/calendar.js';
 import { configDoc, memoryLog, type MemoryLog, startServeProcess, tempDir, yamlOf } from '../helpers/serve-process.js';
 
 let backend: ReferenceBackend;
@@ -45,10 +46,10 @@ describe('the request log at info level', () => {
   });
 
   it('writes one JSON line per request with requestId, versionAsked, version, method, status, durationMs and upstreamMs', async () => {
-    const res = await rpc(serving.url, 'getEntries', { pageSize: 1 }, '2', { 'x-request-id': 'ops-log-v2' });
+    const res = await rpc(serving.url, 'getEntries', { pageSize: 1 }, String(HEAD), { 'x-request-id': 'ops-log-v2' });
     expect(res.status).toBe(200);
     const line = await waitForRequestLine(log, 'ops-log-v2');
-    expect(line).toMatchObject({ level: 30, requestId: 'ops-log-v2', versionAsked: '2', version: 2, method: 'getEntries', status: 200 });
+    expect(line).toMatchObject({ level: 30, requestId: 'ops-log-v2', versionAsked: String(HEAD), version: HEAD, method: 'getEntries', status: 200 });
     expect(line.durationMs).toEqual(expect.any(Number));
     expect(line.durationMs).toBeGreaterThanOrEqual(0);
     expect(line.upstreamMs).toEqual(expect.any(Number));
@@ -67,7 +68,7 @@ describe('the request log at info level', () => {
     expect(v1.upstreamMs).toEqual(expect.any(Number));
 
     await rpc(serving.url, 'getEntries', { pageSize: 1 }, 'latest', { 'x-request-id': 'ops-log-latest' });
-    expect(await waitForRequestLine(log, 'ops-log-latest')).toMatchObject({ versionAsked: 'latest', version: 2, status: 200 });
+    expect(await waitForRequestLine(log, 'ops-log-latest')).toMatchObject({ versionAsked: 'latest', version: HEAD, status: 200 });
   });
 
   it('logs a refused request with its error code and without upstreamMs', async () => {

@@ -12,6 +12,10 @@ import { type FaultUpstream, startFaultUpstream } from '../helpers/fault-upstrea
 import { CALENDAR, rpc } from '../helpers/stack.js';
 import { startRedis } from '../helpers/redis.js';
 import { configDoc, liveCalendar, memoryLog, parseMetrics, sampleValue, scrape, tempDir, waitFor, yamlOf } from '../helpers/serve-process.js';
+import { HEAD } from '../helpers/calendar.js';
+
+/** The head version as a header value and a metric label. */
+const H = String(HEAD);
 
 let backend: ReferenceBackend;
 let refused: FaultUpstream;
@@ -67,23 +71,23 @@ describe('the admin listener', () => {
 
 describe('request metrics', () => {
   it('count requests by version, method and status', async () => {
-    const before = sampleValue(await metrics(), 'dlgw_requests_total', { version: '2', method: 'getEntries', status: '200' }) ?? 0;
-    for (let i = 0; i < 3; i++) expect((await rpc(serving.url, 'getEntries', { pageSize: 1 }, '2')).status).toBe(200);
-    expect((await rpc(serving.url, 'getEntries', { pageSize: 0 }, '2')).status).toBe(400);
+    const before = sampleValue(await metrics(), 'dlgw_requests_total', { version: H, method: 'getEntries', status: '200' }) ?? 0;
+    for (let i = 0; i < 3; i++) expect((await rpc(serving.url, 'getEntries', { pageSize: 1 }, H)).status).toBe(200);
+    expect((await rpc(serving.url, 'getEntries', { pageSize: 0 }, H)).status).toBe(400);
     const text = await metrics();
-    expect(sampleValue(text, 'dlgw_requests_total', { version: '2', method: 'getEntries', status: '200' })).toBe(before + 3);
-    expect(sampleValue(text, 'dlgw_requests_total', { version: '2', method: 'getEntries', status: '400' })).toBe(1);
+    expect(sampleValue(text, 'dlgw_requests_total', { version: H, method: 'getEntries', status: '200' })).toBe(before + 3);
+    expect(sampleValue(text, 'dlgw_requests_total', { version: H, method: 'getEntries', status: '400' })).toBe(1);
   });
 
   it('observe the request duration in a histogram by version and method', async () => {
     const text = await metrics();
-    const labels = { version: '2', method: 'getEntries' };
+    const labels = { version: H, method: 'getEntries' };
     const count = sampleValue(text, 'dlgw_request_duration_seconds_count', labels);
     expect(count).toBeGreaterThanOrEqual(4);
     expect(sampleValue(text, 'dlgw_request_duration_seconds_bucket', { ...labels, le: '+Inf' })).toBe(count);
     expect(sampleValue(text, 'dlgw_request_duration_seconds_sum', labels)).toBeGreaterThan(0);
     // Buckets are cumulative.
-    const buckets = parseMetrics(text).filter((s) => s.name === 'dlgw_request_duration_seconds_bucket' && s.labels.method === 'getEntries' && s.labels.version === '2');
+    const buckets = parseMetrics(text).filter((s) => s.name === 'dlgw_request_duration_seconds_bucket' && s.labels.method === 'getEntries' && s.labels.version === H);
     expect(buckets.length).toBeGreaterThan(5);
     for (let i = 1; i < buckets.length; i++) expect(buckets[i]!.value).toBeGreaterThanOrEqual(buckets[i - 1]!.value);
     expect(sampleValue(text, 'dlgw_upstream_duration_seconds_count', labels)).toBeGreaterThanOrEqual(3);
@@ -96,11 +100,11 @@ describe('request metrics', () => {
     expect(sampleValue(text, 'dlgw_translation_duration_seconds_count', { version: '1', method: 'createReport' })).toBe(1);
     expect(sampleValue(text, 'dlgw_translation_duration_seconds_bucket', { version: '1', method: 'createReport', le: '+Inf' })).toBe(1);
     // Nothing is translated at the head version.
-    expect(sampleValue(text, 'dlgw_translation_duration_seconds_count', { version: '2', method: 'getEntries' })).toBeUndefined();
+    expect(sampleValue(text, 'dlgw_translation_duration_seconds_count', { version: H, method: 'getEntries' })).toBeUndefined();
   });
 
   it('label a method name the contract does not know as "unknown"', async () => {
-    const res = await rpc(serving.url, 'noSuchMethodAtAll', {}, '2');
+    const res = await rpc(serving.url, 'noSuchMethodAtAll', {}, H);
     expect(res.status).toBe(404);
     const text = await metrics();
     expect(sampleValue(text, 'dlgw_requests_total', { method: 'unknown', status: '404' })).toBeGreaterThanOrEqual(1);
@@ -135,7 +139,7 @@ describe('deprecated-version traffic by client', () => {
   });
 
   it('does not count the current version', async () => {
-    expect((await rpc(serving.url, 'getEntries', { pageSize: 1 }, '2', { 'x-dl-org-id': 'current-only' })).status).toBe(200);
+    expect((await rpc(serving.url, 'getEntries', { pageSize: 1 }, H, { 'x-dl-org-id': 'current-only' })).status).toBe(200);
     expect(await metrics()).not.toContain('org:current-only');
   });
 });
@@ -186,12 +190,12 @@ describe('upstream error metrics', () => {
 
   it('count a refused upstream as code="UPSTREAM_UNAVAILABLE"', async () => {
     ({ serving: down } = await startServing(refused.url));
-    const res = await rpc(down.url, 'getEntries', { pageSize: 1 }, '2');
+    const res = await rpc(down.url, 'getEntries', { pageSize: 1 }, H);
     expect(res.status).toBe(502);
     expect(res.body.code).toBe('UPSTREAM_UNAVAILABLE');
     const text = await scrape(down.adminUrl!);
     expect(sampleValue(text, 'dlgw_upstream_errors_total', { code: 'UPSTREAM_UNAVAILABLE' })).toBe(1);
     expect(sampleValue(text, 'dlgw_upstream_errors_total', { code: 'UPSTREAM_TIMEOUT' })).toBeUndefined();
-    expect(sampleValue(text, 'dlgw_requests_total', { version: '2', method: 'getEntries', status: '502' })).toBe(1);
+    expect(sampleValue(text, 'dlgw_requests_total', { version: H, method: 'getEntries', status: '502' })).toBe(1);
   });
 });

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serve, type Serving } from '../../src/cli/serve.js';
 import { DEMO_ENTRIES, DEMO_WORKBOOKS, createReferenceBackend, type ReferenceBackend } from '../../src/reference-backend/index.js';
 import { startFaultUpstream } from '../helpers/fault-upstream.js';
+import { HEAD } from '../helpers/calendar.js';
 import { rpc } from '../helpers/stack.js';
 import {
   configDoc,
@@ -358,7 +359,7 @@ describe('a reload while /readyz is checking the backend', () => {
       await until(upstream.events, 'request', () => upstream.requests.filter((r) => r.path === '/ping').length > pingsBefore, 'the ping to reach the backend');
       expect(serving.reload()).toEqual({ ok: true });
       const res = await ready;
-      expect(await res.json()).toEqual({ status: 'ready', backendVersion: 2 });
+      expect(await res.json()).toEqual({ status: 'ready', backendVersion: HEAD });
       expect(res.status).toBe(200);
     } finally {
       await serving.stop();

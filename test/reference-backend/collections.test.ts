@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rpc, start, type Started } from './helpers.js';
+import { HEAD } from '../helpers/calendar.js';
 
 let s: Started;
 beforeAll(async () => {
@@ -75,7 +76,7 @@ describe('collections', () => {
   it('updates a title and description and stamps the writer’s version', async () => {
     const c = await create({ title: 'Before', parentId: null }, 1);
     const updated = await rpc(s.url, 'updateCollection', { collectionId: c.collectionId, title: 'After', description: 'd' });
-    expect(updated.body).toMatchObject({ title: 'After', description: 'd', version: 2, updatedBy: 'web-ui' });
+    expect(updated.body).toMatchObject({ title: 'After', description: 'd', version: HEAD, updatedBy: 'web-ui' });
   });
 
   it('deletes a collection with everything below it', async () => {
@@ -88,7 +89,7 @@ describe('collections', () => {
     expect((await rpc(s.url, 'getWorkbook', { workbookId: wb.body.workbookId })).status).toBe(404);
   });
 
-  it('refuses a version-1 write or delete of a collection saved under version 2, changing nothing', async () => {
+  it('refuses a version-1 write or delete of a collection saved under the head version, changing nothing', async () => {
     const before = (await rpc(s.url, 'getCollection', { collectionId: 'col_mid' })).body;
     for (const [method, body] of [
       ['updateCollection', { collectionId: 'col_mid', title: 'v1 was here' }],
@@ -97,7 +98,7 @@ describe('collections', () => {
     ] as const) {
       const r = await rpc(s.url, method, body, { clientVersion: 1 });
       expect(r.status, method).toBe(409);
-      expect(r.body).toMatchObject({ code: 'UNSUPPORTED_OBJECT_VERSION', details: { objectId: 'col_mid', objectVersion: 2, requestedVersion: 1 } });
+      expect(r.body).toMatchObject({ code: 'UNSUPPORTED_OBJECT_VERSION', details: { objectId: 'col_mid', objectVersion: HEAD, requestedVersion: 1 } });
     }
     expect((await rpc(s.url, 'getCollection', { collectionId: 'col_mid' })).body).toEqual(before);
     // The batch move was refused as a whole: the version-1 collection did not move either.
@@ -105,7 +106,7 @@ describe('collections', () => {
   });
 
   it('answers root permissions without a body', async () => {
-    const res = await fetch(`${s.url}/rpc/getRootCollectionPermissions`, { method: 'POST', headers: { 'x-dl-api-version': '2' } });
+    const res = await fetch(`${s.url}/rpc/getRootCollectionPermissions`, { method: 'POST', headers: { 'x-dl-api-version': String(HEAD) } });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ createCollectionInRoot: true, createWorkbookInRoot: true });
   });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_SEED } from '../../src/reference-backend/index.js';
 import { rpc, start, type Started } from './helpers.js';
+import { HEAD } from '../helpers/calendar.js';
 
 let s: Started;
 beforeAll(async () => {
@@ -12,7 +13,7 @@ describe('connections', () => {
   it('serves the demo connection: its settings beside id, name and type', async () => {
     const r = await rpc(s.url, 'getConnection', { connectionId: 'ent_demo_04' });
     expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ id: 'ent_demo_04', name: 'connection-04', type: 'clickhouse', host: 'localhost', version: 2 });
+    expect(r.body).toMatchObject({ id: 'ent_demo_04', name: 'connection-04', type: 'clickhouse', host: 'localhost', version: HEAD });
   });
 
   it('never reads back a write-only setting, nor the workbook_id the real read schema does not name', async () => {
@@ -38,11 +39,11 @@ describe('connections', () => {
     expect((await rpc(s.url, 'createConnection', { name: 'x', workbook_id: 'wb_demo_sandbox' })).status).toBe(400);
   });
 
-  it('refuses a version-1 update or delete of a connection saved under version 2, leaving it as it was', async () => {
+  it('refuses a version-1 update or delete of a connection saved under the head version, leaving it as it was', async () => {
     const before = (await rpc(s.url, 'getConnection', { connectionId: 'ent_demo_04' })).body;
     const r = await rpc(s.url, 'updateConnection', { connectionId: 'ent_demo_04', data: { host: 'elsewhere' } }, { clientVersion: 1 });
     expect(r.status).toBe(409);
-    expect(r.body.details).toMatchObject({ objectId: 'ent_demo_04', objectVersion: 2, requestedVersion: 1 });
+    expect(r.body.details).toMatchObject({ objectId: 'ent_demo_04', objectVersion: HEAD, requestedVersion: 1 });
     expect((await rpc(s.url, 'deleteConnection', { connectionId: 'ent_demo_04' }, { clientVersion: 1 })).status).toBe(409);
     expect((await rpc(s.url, 'getConnection', { connectionId: 'ent_demo_04' })).body).toEqual(before);
   });

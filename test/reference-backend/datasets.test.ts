@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_SEED } from '../../src/reference-backend/index.js';
 import { rpc, start, type Started } from './helpers.js';
+import { HEAD } from '../helpers/calendar.js';
 
 let s: Started;
 beforeAll(async () => {
@@ -12,7 +13,7 @@ describe('datasets', () => {
   it('serves the demo dataset in the BI shape, linked to its connection', async () => {
     const r = await rpc(s.url, 'getDataset', { datasetId: 'ent_demo_03' });
     expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ id: 'ent_demo_03', realName: 'dataset-03', is_favorite: false, workbook_id: 'wb_demo_shared', options: {}, version: 2 });
+    expect(r.body).toMatchObject({ id: 'ent_demo_03', realName: 'dataset-03', is_favorite: false, workbook_id: 'wb_demo_shared', options: {}, version: HEAD });
     expect(r.body.dataset.sources).toEqual([expect.objectContaining({ connection_id: 'ent_demo_04' })]);
   });
 
@@ -34,7 +35,7 @@ describe('datasets', () => {
     expect((await rpc(s.url, 'getDataset', { datasetId: id })).status).toBe(404);
   });
 
-  it('refuses a version-1 update or delete of a dataset saved under version 2, leaving it as it was', async () => {
+  it('refuses a version-1 update or delete of a dataset saved under the head version, leaving it as it was', async () => {
     const before = (await rpc(s.url, 'getDataset', { datasetId: 'ent_demo_03' })).body;
     const r = await rpc(s.url, 'updateDataset', { datasetId: 'ent_demo_03', data: { dataset: { sources: [] } } }, { clientVersion: 1 });
     expect(r.status).toBe(409);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SeedEntry } from '../../src/reference-backend/index.js';
 import { rpc, start, type Started } from './helpers.js';
+import { HEAD } from '../helpers/calendar.js';
 
 const SCOPES = ['dash', 'widget', 'dataset', 'connection', 'report'] as const;
 const AUTHORS = ['alice', 'bob', 'carol'] as const;
@@ -38,7 +39,7 @@ describe('getEntries', () => {
     const r = await rpc(s.url, 'getEntries', { ids: ['ent_03', 'ent_01'] });
     expect(r.status).toBe(200);
     expect(r.body.entries.map((e: { entryId: string }) => e.entryId)).toEqual(['ent_01', 'ent_03']);
-    expect(r.body.entries[0]).toMatchObject({ key: 'folder/e1', scope: 'widget', type: '', workbookId: 'wb_a', createdBy: 'bob', version: 2 });
+    expect(r.body.entries[0]).toMatchObject({ key: 'folder/e1', scope: 'widget', type: '', workbookId: 'wb_a', createdBy: 'bob', version: HEAD });
     expect('nextPageToken' in r.body).toBe(false);
   });
 
@@ -102,7 +103,7 @@ describe('createEntry', () => {
   it('records the web UI as the author when no client version is sent', async () => {
     const r = await rpc(s.url, 'createEntry', { key: 'new/one', scope: 'dash' });
     expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ key: 'new/one', scope: 'dash', createdBy: 'web-ui', workbookId: null, version: 2 });
+    expect(r.body).toMatchObject({ key: 'new/one', scope: 'dash', createdBy: 'web-ui', workbookId: null, version: HEAD });
     expect(r.body.entryId).toMatch(/^ent_[0-9a-f]{16}$/);
   });
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReferenceBackendFromEnv, type RunningReferenceBackend } from '../../src/reference-backend/index.js';
 import { rpc } from './helpers.js';
+import { HEAD } from '../helpers/calendar.js';
 
 let running: RunningReferenceBackend;
 beforeAll(async () => {
@@ -9,9 +10,9 @@ beforeAll(async () => {
 afterAll(() => running.close());
 
 describe('startReferenceBackendFromEnv', () => {
-  it('listens on the configured host and speaks version 2', async () => {
+  it('listens on the configured host and speaks the head version', async () => {
     expect(running.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    expect(await (await fetch(`${running.url}/ping`)).json()).toEqual({ status: 'ok', apiVersion: 2 });
+    expect(await (await fetch(`${running.url}/ping`)).json()).toEqual({ status: 'ok', apiVersion: HEAD });
   });
 
   it('seeds a marketing workbook that legacy report keys resolve to', async () => {

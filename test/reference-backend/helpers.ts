@@ -3,6 +3,8 @@
 import { createReferenceBackend, type ReferenceBackend, type ReferenceBackendOptions } from '../../src/reference-backend/index.js';
 import { HEAD } from '../helpers/calendar.js';
 
+export { REPORT_CONTENT } from '../helpers/head-shapes.js';
+
 export interface Started {
   readonly backend: ReferenceBackend;
   readonly url: string;

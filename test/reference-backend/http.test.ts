@@ -1,5 +1,6 @@
 import { Agent, request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HEAD, VERSIONS } from '../helpers/calendar.js';
 import { rpc, start, type Started } from './helpers.js';
 
 let s: Started;
@@ -18,8 +19,8 @@ describe('the HTTP surface', () => {
     const res = await fetch(`${s.url}/ping`);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/json');
-    expect(res.headers.get('x-dl-api-version')).toBe('2');
-    expect(await res.json()).toEqual({ status: 'ok', apiVersion: 2 });
+    expect(res.headers.get('x-dl-api-version')).toBe(String(HEAD));
+    expect(await res.json()).toEqual({ status: 'ok', apiVersion: HEAD });
   });
 
   it('puts x-dl-api-version on every response and echoes x-request-id, errors included', async () => {
@@ -27,7 +28,7 @@ describe('the HTTP surface', () => {
     const notFound = await rpc(s.url, 'getWorkbook', { workbookId: 'wb_x' }, { headers: { 'x-request-id': 'req-404-1' } });
     const badJson = await post('/rpc/getWorkbook', '{', { 'content-type': 'application/json', 'x-request-id': 'req-json-1' });
     for (const [headers, id] of [[ok.headers, 'req-ok-1'], [notFound.headers, 'req-404-1'], [badJson.headers, 'req-json-1']] as const) {
-      expect(headers.get('x-dl-api-version')).toBe('2');
+      expect(headers.get('x-dl-api-version')).toBe(String(HEAD));
       expect(headers.get('x-request-id')).toBe(id);
     }
     expect(notFound.body.requestId).toBe('req-404-1');
@@ -98,24 +99,24 @@ describe('the HTTP surface', () => {
   });
 
   it('refuses an x-dl-api-version other than its head version with 400', async () => {
-    for (const value of ['1', '3', 'latest', '02', '2, 2']) {
+    for (const value of [...VERSIONS.slice(0, -1).map(String), String(HEAD + 1), 'latest', `0${HEAD}`, `${HEAD}, ${HEAD}`]) {
       const r = await rpc(s.url, 'getEntries', {}, { headers: { 'x-dl-api-version': value } });
       expect(r.status, value).toBe(400);
-      expect(r.body).toMatchObject({ code: 'INVALID_API_VERSION_HEADER', details: { header: 'x-dl-api-version', supported: [2] } });
+      expect(r.body).toMatchObject({ code: 'INVALID_API_VERSION_HEADER', details: { header: 'x-dl-api-version', supported: [HEAD] } });
     }
   });
 
   it('accepts a request without x-dl-api-version as the head version', async () => {
     const res = await post('/rpc/getEntries', '{}');
     expect(res.status).toBe(200);
-    expect(res.headers.get('x-dl-api-version')).toBe('2');
+    expect(res.headers.get('x-dl-api-version')).toBe(String(HEAD));
   });
 
   it('refuses an x-dl-client-api-version outside 1..head with 400', async () => {
-    for (const value of ['0', '3', 'abc', '1.0', '+1']) {
+    for (const value of ['0', String(HEAD + 1), 'abc', '1.0', '+1']) {
       const r = await rpc(s.url, 'createEntry', { key: 'k', scope: 'dash' }, { headers: { 'x-dl-client-api-version': value } });
       expect(r.status, value).toBe(400);
-      expect(r.body).toMatchObject({ code: 'INVALID_API_VERSION_HEADER', details: { header: 'x-dl-client-api-version', supported: [1, 2] } });
+      expect(r.body).toMatchObject({ code: 'INVALID_API_VERSION_HEADER', details: { header: 'x-dl-client-api-version', supported: VERSIONS } });
     }
   });
 

@@ -1,5 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rpc, start, type Started } from './helpers.js';
+import { HEAD } from '../helpers/calendar.js';
+import { REPORT_CONTENT, rpc, start, type Started } from './helpers.js';
+
+/** The report content field, by its head-version name. */
+const C = REPORT_CONTENT;
 
 let s: Started;
 beforeAll(async () => {
@@ -8,7 +12,7 @@ beforeAll(async () => {
 afterAll(() => s.backend.close());
 
 const create = async (clientVersion?: number, extra: Record<string, unknown> = {}) => {
-  const r = await rpc(s.url, 'createReport', { workbookId: 'wb_a', config: { chart: 'bar' }, ...extra }, { clientVersion });
+  const r = await rpc(s.url, 'createReport', { workbookId: 'wb_a', [C]: { chart: 'bar' }, ...extra }, { clientVersion });
   expect(r.status).toBe(200);
   return r.body;
 };
@@ -16,7 +20,7 @@ const create = async (clientVersion?: number, extra: Record<string, unknown> = {
 describe('reports', () => {
   it('creates a report and reads it back', async () => {
     const created = await create(undefined, { description: 'Q1', legacyKey: 'reports/q1' });
-    expect(created).toMatchObject({ workbookId: 'wb_a', config: { chart: 'bar' }, description: 'Q1', legacyKey: 'reports/q1', version: 2 });
+    expect(created).toMatchObject({ workbookId: 'wb_a', [C]: { chart: 'bar' }, description: 'Q1', legacyKey: 'reports/q1', version: HEAD });
     expect(created.id).toMatch(/^rep_[0-9a-f]{16}$/);
     expect(Date.parse(created.createdAt)).not.toBeNaN();
     expect(created.updatedAt).toBe(created.createdAt);
@@ -34,16 +38,16 @@ describe('reports', () => {
   it('stamps the version from x-dl-client-api-version and as the web UI without it', async () => {
     expect((await create(1)).version).toBe(1);
     expect((await create(2)).version).toBe(2);
-    expect((await create()).version).toBe(2);
+    expect((await create()).version).toBe(HEAD);
   });
 
   it('updates a report by merging the given fields and stamping the version', async () => {
     const created = await create(1, { legacyKey: 'reports/old' });
     const updated = await rpc(s.url, 'updateReport', { reportId: created.id, description: 'new', workbookId: 'wb_b' }, { clientVersion: 1 });
     expect(updated.status).toBe(200);
-    expect(updated.body).toMatchObject({ id: created.id, workbookId: 'wb_b', config: { chart: 'bar' }, description: 'new', legacyKey: 'reports/old', version: 1 });
-    const byWebUi = await rpc(s.url, 'updateReport', { reportId: created.id, config: { chart: 'pie' } });
-    expect(byWebUi.body).toMatchObject({ config: { chart: 'pie' }, description: 'new', version: 2 });
+    expect(updated.body).toMatchObject({ id: created.id, workbookId: 'wb_b', [C]: { chart: 'bar' }, description: 'new', legacyKey: 'reports/old', version: 1 });
+    const byWebUi = await rpc(s.url, 'updateReport', { reportId: created.id, [C]: { chart: 'pie' } });
+    expect(byWebUi.body).toMatchObject({ [C]: { chart: 'pie' }, description: 'new', version: HEAD });
     expect((await rpc(s.url, 'getReport', { reportId: created.id })).body).toEqual(byWebUi.body);
   });
 
@@ -67,13 +71,13 @@ describe('reports', () => {
   });
 
   it('refuses to create a report in a workbook that does not exist', async () => {
-    const r = await rpc(s.url, 'createReport', { workbookId: 'wb_missing', config: {} });
+    const r = await rpc(s.url, 'createReport', { workbookId: 'wb_missing', [C]: {} });
     expect(r.status).toBe(404);
     expect(r.body).toMatchObject({ code: 'NOT_FOUND', details: { workbookId: 'wb_missing' } });
   });
 
   it('refuses a v1-shaped body that still carries key instead of workbookId', async () => {
-    const r = await rpc(s.url, 'createReport', { key: 'reports/q1', config: {} });
+    const r = await rpc(s.url, 'createReport', { key: 'reports/q1', [C]: {} });
     expect(r.status).toBe(400);
     expect(r.body.code).toBe('VALIDATION_ERROR');
     expect(r.body.details.issues).toEqual(
@@ -81,15 +85,15 @@ describe('reports', () => {
     );
   });
 
-  it('refuses a config that is not a JSON object', async () => {
-    const r = await rpc(s.url, 'createReport', { workbookId: 'wb_a', config: [1, 2] });
+  it('refuses a content that is not a JSON object', async () => {
+    const r = await rpc(s.url, 'createReport', { workbookId: 'wb_a', [C]: [1, 2] });
     expect(r.status).toBe(400);
-    expect(r.body.details.issues).toEqual([expect.objectContaining({ path: 'config' })]);
+    expect(r.body.details.issues).toEqual([expect.objectContaining({ path: C })]);
   });
 });
 
 describe('the object version guard', () => {
-  it('refuses a v1 update of a report saved at v2 with 409 and leaves the report unchanged', async () => {
+  it('refuses a v1 update of a report saved at the head with 409 and leaves the report unchanged', async () => {
     const created = await create();
     const r = await rpc(s.url, 'updateReport', { reportId: created.id, description: 'overwrite', workbookId: 'wb_b' }, { clientVersion: 1 });
     expect(r.status).toBe(409);
@@ -97,7 +101,7 @@ describe('the object version guard', () => {
     expect(r.body).toMatchObject({
       code: 'UNSUPPORTED_OBJECT_VERSION',
       status: 409,
-      details: { objectId: created.id, objectVersion: 2, requestedVersion: 1, minVersion: 2 },
+      details: { objectId: created.id, objectVersion: HEAD, requestedVersion: 1, minVersion: HEAD },
     });
     expect((await rpc(s.url, 'getReport', { reportId: created.id })).body).toEqual(created);
   });
@@ -110,30 +114,30 @@ describe('the object version guard', () => {
     expect((await rpc(s.url, 'getReport', { reportId: created.id })).body).toEqual(created);
   });
 
-  it('lets a v1 client read a report saved at v2 (reads are the gateway’s to refuse)', async () => {
+  it('lets a v1 client read a report saved at the head (reads are the gateway’s to refuse)', async () => {
     const created = await create();
     const r = await rpc(s.url, 'getReport', { reportId: created.id }, { clientVersion: 1 });
     expect(r.status).toBe(200);
-    expect(r.body.version).toBe(2);
+    expect(r.body.version).toBe(HEAD);
   });
 
   it('refuses a v1 write once the web UI has saved the report, even though v1 created it', async () => {
     const created = await create(1);
-    expect((await rpc(s.url, 'updateReport', { reportId: created.id, description: 'ui' })).body.version).toBe(2);
+    expect((await rpc(s.url, 'updateReport', { reportId: created.id, description: 'ui' })).body.version).toBe(HEAD);
     const r = await rpc(s.url, 'updateReport', { reportId: created.id, description: 'v1' }, { clientVersion: 1 });
     expect(r.status).toBe(409);
     expect((await rpc(s.url, 'getReport', { reportId: created.id })).body.description).toBe('ui');
   });
 
-  it('never lets a racing v1 write overwrite a v2 save', async () => {
+  it('never lets a racing v1 write overwrite a web-UI save', async () => {
     const created = await create(1);
     const results = await Promise.all([
       rpc(s.url, 'updateReport', { reportId: created.id, description: 'ui' }),
       ...Array.from({ length: 10 }, () => rpc(s.url, 'updateReport', { reportId: created.id, description: 'v1' }, { clientVersion: 1 })),
     ]);
     const final = (await rpc(s.url, 'getReport', { reportId: created.id })).body;
-    // Whatever the interleaving, once the v2 save landed no v1 write succeeded after it.
-    expect(final).toMatchObject({ description: 'ui', version: 2 });
+    // Whatever the interleaving, once the web UI's save landed no v1 write succeeded after it.
+    expect(final).toMatchObject({ description: 'ui', version: HEAD });
     for (const r of results.slice(1)) expect([200, 409]).toContain(r.status);
   });
 });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rpc, start, type Started } from './helpers.js';
+import { HEAD } from '../helpers/calendar.js';
 
 let s: Started;
 beforeAll(async () => {
@@ -30,7 +31,7 @@ describe('workbooks', () => {
 
   it('serves seeded workbooks at the head version', async () => {
     const r = await rpc(s.url, 'getWorkbook', { workbookId: 'wb_plain' });
-    expect(r.body).toMatchObject({ workbookId: 'wb_plain', title: 'No legacy folder', version: 2 });
+    expect(r.body).toMatchObject({ workbookId: 'wb_plain', title: 'No legacy folder', version: HEAD });
     expect('legacyFolderKey' in r.body).toBe(false);
   });
 
@@ -88,7 +89,7 @@ describe('workbook methods', () => {
 
   it('creates a workbook in a collection with the real answer shape', async () => {
     const r = await rpc(t.url, 'createWorkbook', { title: 'In A', description: 'd', collectionId: 'col_a' });
-    expect(r.body).toMatchObject({ title: 'In A', description: 'd', collectionId: 'col_a', status: 'active', meta: {}, createdBy: 'web-ui', version: 2 });
+    expect(r.body).toMatchObject({ title: 'In A', description: 'd', collectionId: 'col_a', status: 'active', meta: {}, createdBy: 'web-ui', version: HEAD });
     expect(Object.keys(r.body)).toEqual(expect.arrayContaining(['tenantId', 'createdAt', 'updatedBy', 'updatedAt', 'operation']));
     expect((await rpc(t.url, 'createWorkbook', { title: 'x', collectionId: 'col_missing' })).status).toBe(404);
   });
@@ -119,17 +120,17 @@ describe('workbook methods', () => {
     expect(filtered.body.entries.map((e: { entryId: string }) => e.entryId)).toEqual(['ent_w1']);
   });
 
-  it('refuses a version-1 delete of a workbook holding an object saved under version 2, deleting nothing', async () => {
+  it('refuses a version-1 delete of a workbook holding an object saved under the head version, deleting nothing', async () => {
     const wb = (await rpc(t.url, 'createWorkbook', { title: 'Mixed' }, { clientVersion: 1 })).body;
     const entry = (await rpc(t.url, 'createEntry', { key: 'k/newer', scope: 'dash', workbookId: wb.workbookId })).body;
     const r = await rpc(t.url, 'deleteWorkbook', { workbookId: wb.workbookId }, { clientVersion: 1 });
     expect(r.status).toBe(409);
-    expect(r.body).toMatchObject({ code: 'UNSUPPORTED_OBJECT_VERSION', details: { objectId: entry.entryId, objectVersion: 2 } });
+    expect(r.body).toMatchObject({ code: 'UNSUPPORTED_OBJECT_VERSION', details: { objectId: entry.entryId, objectVersion: HEAD } });
     expect((await rpc(t.url, 'getWorkbook', { workbookId: wb.workbookId })).status).toBe(200);
     expect((await rpc(t.url, 'getEntries', { ids: [entry.entryId] })).body.entries).toHaveLength(1);
   });
 
-  it('refuses version-1 writes of a workbook saved under version 2, a batch as a whole', async () => {
+  it('refuses version-1 writes of a workbook saved under the head version, a batch as a whole', async () => {
     const before = (await rpc(t.url, 'getWorkbook', { workbookId: 'wb_new' })).body;
     for (const [method, body] of [
       ['updateWorkbook', { workbookId: 'wb_new', title: 'v1' }],

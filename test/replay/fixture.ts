@@ -1,7 +1,12 @@
 // What a replay fixture is: the body a real DataLens client sends for one method, and what that client reads back.
 
-/** A contract version a fixture can be asked for (the versions the shipped contract has). */
-export type Version = 1 | 2;
+/**
+ * The versions the fixtures are written for. A newer contract version (one just added) is replayed with the newest
+ * of these bodies translated up by the contract (test/replay/derive.ts) until its fixtures give it bodies of its own.
+ */
+export const FIXTURE_VERSIONS = [1, 2] as const;
+/** A contract version a fixture can be asked for. */
+export type Version = (typeof FIXTURE_VERSIONS)[number];
 
 /** Calls made while preparing a body (objects to read, update or delete), at the version under test. */
 export interface Setup {

@@ -1,11 +1,12 @@
 // The replay suite: a real-shaped body for every method of every contract version, sent through a real gateway in
-// front of the reference backend at versions 1, 2 and latest; each call's status and answer shape checked
+// front of the reference backend at every version the fixtures are written for and at latest; each call's status and answer shape checked
 // (test/replay/expect-replay.ts). Bodies: test/replay/fixtures/, one module per family.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Stack, startStack } from '../helpers/stack.js';
 import { ALL_METHODS } from './contract.js';
 import { type Header, replay, resolve } from './expect-replay.js';
+import { FIXTURE_VERSIONS } from './fixture.js';
 import { FIXTURES } from './fixtures/index.js';
 import { post, setupThrough } from './http.js';
 import { knownDefect } from './known-defects.js';
@@ -16,7 +17,7 @@ describe('replay fixtures', () => {
   });
 });
 
-describe.each<Header>(['1', '2', 'latest'])('replayed at x-dl-api-version: %s', (header) => {
+describe.each<Header>([...FIXTURE_VERSIONS.map((v) => `${v}` as const), 'latest'])('replayed at x-dl-api-version: %s', (header) => {
   let stack: Stack;
   beforeAll(async () => {
     stack = await startStack();

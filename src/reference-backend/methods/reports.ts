@@ -29,6 +29,13 @@ function contentOf(args: Record<string, unknown>): Record<string, unknown> {
 
 const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 
+/** The field the head's createReport keeps a report's settings in (`config` at v2): where seeded reports put theirs. */
+export function reportContentField(head: VersionSpec): string {
+  const names = Object.keys(argumentsOf(head, 'createReport').shape).filter((name) => !FRAME.has(name) && name !== 'description');
+  if (names.length !== 1) throw new Error(`the reference backend needs one content field in createReport at version ${head.version}, found ${names.join(', ') || 'none'}`);
+  return names[0]!;
+}
+
 export function reportMethods(head: VersionSpec): Record<string, MethodHandler> {
   const createReport = define(argumentsOf(head, 'createReport'), (args, { store, clientVersion }) => {
     const workbookId = text(args.workbookId);

@@ -23,6 +23,7 @@ export type Report = ReportFrame & ReportContent;
 export interface SeedReport {
   id: string;
   workbookId: string;
+  /** The report's settings, as version 2 names them (stored under the head's name). */
   config: Record<string, unknown>;
   description?: string;
   legacyKey?: string;
@@ -55,10 +56,11 @@ export class ReportStore {
     return { ...report };
   }
 
-  seed(seed: SeedReport, version: number): void {
+  /** Stores a seeded report; its `config` goes under `contentField`, the head's name for it. */
+  seed(seed: SeedReport, version: number, contentField: string): void {
     if (this.byId.has(seed.id)) throw new Error(`Seed report ${seed.id}: duplicate id`);
     const at = now();
-    const report: Report = { id: seed.id, workbookId: seed.workbookId, config: seed.config, description: seed.description ?? '', version, createdAt: at, updatedAt: at };
+    const report: Report = { id: seed.id, workbookId: seed.workbookId, [contentField]: seed.config, description: seed.description ?? '', version, createdAt: at, updatedAt: at };
     if (seed.legacyKey !== undefined) report.legacyKey = seed.legacyKey;
     this.byId.set(seed.id, report);
   }

@@ -3,12 +3,13 @@
 // ctx.callBackend, which here POSTs to the reference backend with fetch, as the gateway's backend client does.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { shippedContract } from '../../../src/contract/index.js';
+import { version1 } from '../../../src/contract/v1/index.js';
+import { version2 } from '../../../src/contract/v2/index.js';
 import { DEFAULT_PAGE_SIZE, LARGEST_PAGE_SIZE } from '../../../src/contract/v2/entries-page-token.js';
 import { DEFAULTS } from '../../../src/config/schema.js';
 import { omit } from '../../../src/core/contract/builders.js';
 import { loadContract, type LoadedContract } from '../../../src/core/contract/load.js';
-import type { Json, MigrationContext } from '../../../src/core/contract/types.js';
+import type { Contract, Json, MigrationContext } from '../../../src/core/contract/types.js';
 import { BackendCallError, GatewayError } from '../../../src/core/errors.js';
 import { translateRequest, translateResponse, validateRequest } from '../../../src/core/translate/engine.js';
 import { buildPlans, requirePlan, type MethodPlan } from '../../../src/core/translate/plan.js';
@@ -19,7 +20,6 @@ import {
   createReferenceBackend,
   type ReferenceBackend,
 } from '../../../src/reference-backend/index.js';
-import { HEAD } from '../../helpers/calendar.js';
 import { expectNoPollution, expectOrdinaryPrototypes, mix, pollutingBody, snapshot } from '../../helpers/pollution.js';
 import { memoryServices } from '../../helpers/services.js';
 
@@ -37,6 +37,9 @@ const expectedWorkbook = (key: string): string | undefined =>
 
 let backend: ReferenceBackend;
 let baseUrl: string;
+/** The shipped contract's versions 1 and 2: the translations this file is about, whatever newer head it has. */
+const V1_TO_V2: Contract = { versions: [version1, version2] };
+
 let loaded: LoadedContract;
 let plans: ReadonlyMap<string, MethodPlan>;
 let backendCallCount = 0;
@@ -48,7 +51,7 @@ async function rpc(method: string, body: Json, clientVersion: number): Promise<J
     method: 'POST',
     headers: {
       'content-type': 'application/json',
-      'x-dl-api-version': String(HEAD),
+      'x-dl-api-version': String(loaded.head),
       'x-dl-client-api-version': String(clientVersion),
     },
     body: JSON.stringify(body),
@@ -74,9 +77,9 @@ const ctxAt = (clientVersion: number, principal = 'prop-principal'): MigrationCo
 const plan = (version: number, method: string) => requirePlan(plans, loaded, version, method);
 
 beforeAll(async () => {
-  backend = createReferenceBackend({ seed: { workbooks: [...DEMO_WORKBOOKS], entries: [...DEMO_ENTRIES] } });
+  backend = createReferenceBackend({ contract: V1_TO_V2, seed: { workbooks: [...DEMO_WORKBOOKS], entries: [...DEMO_ENTRIES] } });
   baseUrl = await backend.listen(0, '127.0.0.1');
-  loaded = loadContract(shippedContract);
+  loaded = loadContract(V1_TO_V2);
   plans = buildPlans(loaded);
 });
 afterAll(() => backend.close());
