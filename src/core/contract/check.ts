@@ -6,7 +6,7 @@ import { describeTarget, structuralProblems } from './load.js';
 import type { Change, Contract, MethodSpec, Target, VersionSpec } from './types.js';
 import { strippingObjects } from './stripping-objects.js';
 import { schemaHas } from './schema-paths.js';
-import { splitAtElements, withoutFilters } from '../translate/paths.js';
+import { splitAtElements, withoutFilters } from './field-path.js';
 
 export type Rule =
   | 'structure'

@@ -1,6 +1,6 @@
 // Load-time checks of a contract's structure and the indexes the engine needs; each mistake has its own message.
 
-import { splitAtElements, splitPath } from '../translate/paths.js';
+import { splitAtElements, splitPath } from './field-path.js';
 import type { Change, Contract, MethodSpec, Target, VersionSpec } from './types.js';
 
 export class ContractError extends Error {

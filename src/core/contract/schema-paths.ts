@@ -2,7 +2,7 @@
 // nothing at run time (a path no schema of its target has, a union member no schema tags).
 
 import type { z } from 'zod';
-import { type Segment, parsePath } from '../translate/paths.js';
+import { type Segment, parsePath } from './field-path.js';
 
 interface Def {
   readonly type: string;
