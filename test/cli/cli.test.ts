@@ -45,7 +45,8 @@ describe('the command line', () => {
     const run = await inProcess(['check-config', join(root, 'config/gateway.yaml')]);
     expect(run.code).toBe(0);
     expect(run.out).toMatch(/config\/gateway\.yaml: valid/);
-    expect(run.out).toMatch(/v1 +2025-01-15 +2026-10-01 +2027-03-30 +(deprecated|sunset)/);
+    // The shipped calendar: v1 released 2026-01-22, deprecated by v2 on 2026-06-11, served a year more.
+    expect(run.out).toMatch(/v1 +2026-01-22 +2026-06-11 +2027-06-11 +(deprecated|sunset)/);
     expect(run.out).toMatch(new RegExp(`v${HEAD} +\\d{4}-\\d{2}-\\d{2} +- +- +current`));
   });
 

@@ -385,8 +385,9 @@ describe('the shipped v1 translators under arbitrary JSON', () => {
       }),
       { numRuns: NUM_RUNS * 3 },
     );
-    // Enough bodies got through validation for the property to mean something.
-    expect(translated).toBeGreaterThan(80);
+    // Enough bodies got through validation for the property to mean something (arbitrary dashboard and Wizard
+    // bodies rarely pass their schemas, so the share falls as such plans join the v1 set).
+    expect(translated).toBeGreaterThan(50);
   });
 
   it('translateResponse of an arbitrary backend answer: a body or a GatewayError (never INTERNAL_ERROR), never another exception', async () => {

@@ -86,6 +86,16 @@ const fill = (path: string, value: unknown) =>
   each(path, (o, rest) => {
     if (!getAt(o, rest).found) setAt(o, rest, structuredClone(value));
   });
+/**
+ * Puts back a removed field's value for older clients, inside a container the object has: a partial view of the
+ * object (a listing row without `data`) gets no container made up for it.
+ */
+const restore = (path: string, value: unknown) =>
+  each(path, (o, rest) => {
+    const dot = rest.lastIndexOf('.');
+    if (dot !== -1 && !getAt(o, rest.slice(0, dot)).found) return;
+    if (!getAt(o, rest).found) setAt(o, rest, structuredClone(value));
+  });
 /** Deletes a field and the containers on its path that it leaves empty (a move must not leave `{}` behind). */
 const deletePruned = (o: Json, path: string) => {
   const got = deleteAt(o, path);
@@ -157,7 +167,7 @@ function stepsFor(change: Change, method: string, specBefore: MethodSpec | undef
       return fieldSteps(
         change.target,
         drop(change.path),
-        change.downDefault === undefined ? undefined : fill(change.path, change.downDefault),
+        change.downDefault === undefined ? undefined : restore(change.path, change.downDefault),
       );
     case 'fieldRenamed': {
       const convert = change.convert;

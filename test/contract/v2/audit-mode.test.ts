@@ -37,7 +37,9 @@ describe('x-dl-audit-mode through the gateway', () => {
   afterAll(() => stack.close());
 
   it('reaches the backend on an audit-mode getter at version 2', async () => {
-    const res = await rpc(stack.url, 'getWorkbook', { workbookId: 'wb_demo_sales' }, '2', { 'x-dl-audit-mode': 'true' });
+    // A workbook a version-2 client saved (the seed's are the web UI's, saved under the head).
+    const created = await rpc(stack.url, 'createWorkbook', { title: 'Audited' }, '2');
+    const res = await rpc(stack.url, 'getWorkbook', { workbookId: created.body.workbookId }, '2', { 'x-dl-audit-mode': 'true' });
     expect(res.status).toBe(200);
     const seen = stack.backend!.requests.filter((r) => r.url === '/rpc/getWorkbook').at(-1)!;
     expect(seen.headers['x-dl-audit-mode']).toBe('true');
