@@ -83,7 +83,8 @@ const CASES: { name: string; args?: string[]; env: () => Record<string, string>;
   },
 ];
 
-describe.concurrent('serve cannot start', () => {
+// Concurrent child processes each start tsx: on a loaded 2-core machine one takes over 20 s to refuse.
+describe.concurrent('serve cannot start', { timeout: 60_000 }, () => {
   it.each(CASES)('$name: one line naming it, exit 2, no "listening"', async (c) => {
     const run = await serveUntilExit(c.args ?? ['--config', configPath], { LOG_LEVEL: 'info', PORT: '0', HOST: '127.0.0.1', ADMIN_PORT: '0', ...c.env() });
     expect(run.code).toBe(2);
