@@ -108,7 +108,7 @@ const V1_CREATE_KEY = 'reports/marketing/bench';
 const BENCH_WORKBOOK = 'wb_demo_marketing';
 /** The dashboard rows: the real-shaped dashboard (bench/dashboard.ts), saved through the gateway by a v2 client. */
 const DASH_WORKBOOK = 'wb_demo_sandbox';
-const DASH_ROWS = ['bare-dash', 'gw-dash-v3-streamed', 'gw-dash-v2-translated'] as const;
+const DASH_ROWS = ['bare-dash', 'gw-dash-v3-streamed', 'gw-dash-v2-translated', 'cmp-dash-v2-translated'] as const;
 /** The issue's target: the translated read costs at most this many times the streamed one in CPU. */
 const DASH_TRANSLATED_CPU_MAX = 2;
 /** The v1 paging rows read this page of this size (the demo seed has 30 entries): its token is cached after the first request. */
@@ -233,6 +233,7 @@ const ROW_ORDER = [
   'bare-dash',
   'gw-dash-v3-streamed',
   'gw-dash-v2-translated',
+  'cmp-dash-v2-translated',
 ];
 
 function makeTargets(
@@ -246,6 +247,7 @@ function makeTargets(
     compare?: string | undefined;
     dashV2?: string | undefined;
     dashV3?: string | undefined;
+    compareDash?: string | undefined;
   },
   reportId: string,
   pageToken: string,
@@ -364,6 +366,11 @@ function makeTargets(
         body: dash,
       },
     );
+    // --compare: the other checkout's gateway doing the translated read.
+    if (urls.compareDash) {
+      const t = targets[targets.length - 1] as Target;
+      targets.push({ ...t, name: 'cmp-dash-v2-translated', description: `--compare: ${t.description}`, url: t.url.replace(urls.dashV2, urls.compareDash) });
+    }
   }
   // Each floor right before the rows compared with it: a row's CPU ratio is read from rounds seconds apart, not a
   // minute apart (the machine's other load drifts in between).
@@ -525,6 +532,7 @@ async function main(): Promise<void> {
   const wantsDash = only ? only.some((n) => (DASH_ROWS as readonly string[]).includes(n)) : profileRow === undefined || profileRow.includes('dash');
   let dashV2: Child | undefined;
   let dashV3: Child | undefined;
+  let dashCompare: Child | undefined;
   let dashboard: { id: string; data: unknown; requestBytes: number } | undefined;
   if (wantsDash) {
     const dashOptions: GatewayChildOptions = { upstream: backendUrl, log: gatewayOptions.log };
@@ -533,6 +541,11 @@ async function main(): Promise<void> {
     children.push(dashV2);
     dashV3 = await startNodeChild('gateway-dash-v3', 'bench/gateway-process.ts', { compiledDir, nodeArgs, args: [JSON.stringify(dashOptions)] });
     children.push(dashV3);
+    if (compareBuild) {
+      const cmpArgs = ['--expose-gc', ...((flags['compare-node-options'] ?? flags['gateway-node-options'])?.split(/\s+/).filter(Boolean) ?? [])];
+      dashCompare = await startNodeChild('gateway-dash-cmp', 'bench/gateway-process.ts', { compiledDir: compareBuild.dir, nodeArgs: cmpArgs, args: [JSON.stringify(dashOptions)] });
+      children.push(dashCompare);
+    }
     const data = realShapedDashboardData();
     const create = { entry: { workbookId: DASH_WORKBOOK, name: 'bench-real-shaped-dashboard', data, meta: {} } };
     const created = await rpcJson(`${dashV2.ready.url as string}/rpc/createDashboard`, { 'x-dl-api-version': '2' }, create);
@@ -559,6 +572,7 @@ async function main(): Promise<void> {
       compare: compareGateway?.ready.url as string | undefined,
       dashV2: dashV2?.ready.url as string | undefined,
       dashV3: dashV3?.ready.url as string | undefined,
+      compareDash: dashCompare?.ready.url as string | undefined,
     },
     reportId,
     pageToken as string,
@@ -572,7 +586,7 @@ async function main(): Promise<void> {
   const byName = new Map(targets.map((t) => [t.name, t]));
   const target = (name: string) => byName.get(name) as Target;
   const servedBy = (name: string): Child | undefined =>
-    name === 'gw-dash-v2-translated' ? dashV2 : name === 'gw-dash-v3-streamed' ? dashV3 : name.endsWith('-redis') ? gatewayRedis : name.startsWith('cmp-') ? compareGateway : name.startsWith('gw-') ? gateway : name === 'backend' ? backend : name.startsWith('bare-') ? bare : name === 'hpm-proxy' ? hpm : undefined;
+    name === 'gw-dash-v2-translated' ? dashV2 : name === 'gw-dash-v3-streamed' ? dashV3 : name === 'cmp-dash-v2-translated' ? dashCompare : name.endsWith('-redis') ? gatewayRedis : name.startsWith('cmp-') ? compareGateway : name.startsWith('gw-') ? gateway : name === 'backend' ? backend : name.startsWith('bare-') ? bare : name === 'hpm-proxy' ? hpm : undefined;
   const cpuOf = async (name: string): Promise<number | undefined> => {
     const child = servedBy(name);
     if (child) return child.call<number>('cpu');
@@ -660,7 +674,7 @@ async function main(): Promise<void> {
 
   // Each gateway row is compared with the bare proxy doing the same backend work.
   const floorOf = (name: string) =>
-    name === 'gw-dash-v2-translated' ? 'gw-dash-v3-streamed' : name === 'gw-dash-v3-streamed' || name === 'bare-dash' ? 'bare-dash' : name === 'gw-v1-create' || name === 'cmp-v1-create' ? 'bare-create' : name.startsWith('gw-v1-page') ? 'bare-page' : name === 'gw-passthrough-get' ? 'bare-get' : 'bare-proxy';
+    name === 'gw-dash-v2-translated' || name === 'cmp-dash-v2-translated' ? 'gw-dash-v3-streamed' : name === 'gw-dash-v3-streamed' || name === 'bare-dash' ? 'bare-dash' : name === 'gw-v1-create' || name === 'cmp-v1-create' ? 'bare-create' : name.startsWith('gw-v1-page') ? 'bare-page' : name === 'gw-passthrough-get' ? 'bare-get' : 'bare-proxy';
   // --- the table of the throughput rounds (alone with --only)
   const throughputTable = () => {
     log(`throughput: ${CONNECTIONS} connections, medians of ${ROUNDS} round(s) of ${DURATION_S} s`);
@@ -716,6 +730,15 @@ async function main(): Promise<void> {
       cpuRatio <= DASH_TRANSLATED_CPU_MAX,
       `(${translated.cpuUs.toFixed(0)} µs against ${streamed.cpuUs.toFixed(0)} µs; per round ${perRound.map((r) => r.toFixed(2)).join(' / ')}; req/s ${(translated.rps / streamed.rps).toFixed(2)}×)`,
     );
+    const compared = summary.get('cmp-dash-v2-translated');
+    if (compared && dashCompare) {
+      const paired = translated.cpuPerRound.map((c, i) => c / (compared.cpuPerRound[i] ?? Number.NaN));
+      const sc = await dashCompare.call<GatewayStats>('stats');
+      log(
+        `  --compare: the other checkout's translated read ${compared.cpuUs.toFixed(0)} µs CPU/req (${(median(compared.cpuPerRound.map((c, i) => c / (streamed.cpuPerRound[i] ?? Number.NaN)))).toFixed(2)}× the streamed one); ` +
+          `this checkout's / the other's, paired per round: ${median(paired).toFixed(2)} (${paired.map((r) => r.toFixed(2)).join(' / ')}); its peak RSS ${mb(peak(sc))}`,
+      );
+    }
     log(`${'dashboard gateways\' peak RSS: translated (v2) / streamed (head)'.padEnd(62)} ${mb(peak(s2)).padStart(9)}   ${mb(peak(s3))} (heap used now ${mb(s2.heapUsed)} / ${mb(s3.heapUsed)})`);
     log('');
   };
