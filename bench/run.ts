@@ -14,8 +14,8 @@
 //        --rate-tool autocannon (the half-rate latency runs with autocannon's overallRate instead of the
 //        open-loop paced generator; see load.ts for why that is not the default),
 //        --compare DIR (a second gateway built from another checkout, e.g. a git worktree of an older commit,
-//        measured in the same interleaved rounds as rows cmp-latest, cmp-v1-create and cmp-v1-get; DIR may be this
-//        checkout), --compare-node-options "FLAGS" (Node/V8 flags for that gateway instead of --gateway-node-options),
+//        measured in the same interleaved rounds as rows cmp-latest, cmp-v1-create and cmp-v1-get, and
+//        cmp-dash-v2-translated with the dashboard rows; DIR may be this checkout), --compare-node-options "FLAGS" (Node/V8 flags for that gateway instead of --gateway-node-options),
 //        --only ROW,ROW (measure only these rows and print their table: no latency runs, headlines or memory checks).
 // Exit code 1 when a check failed or a run had errors (any MISS too with --strict).
 
