@@ -256,13 +256,13 @@ function makeTargets(
   const get = JSON.stringify({ reportId });
   const direct = { ...JSON_HEADERS, 'x-dl-api-version': HEAD_HEADER };
   const targets: Target[] = [
-    { name: 'backend', description: 'backend directly: getReport at v2', url: `${urls.backend}/rpc/getReport`, headers: direct, body: get },
+    { name: 'backend', description: `backend directly: getReport at v${HEAD_HEADER}`, url: `${urls.backend}/rpc/getReport`, headers: direct, body: get },
     { name: 'bare-proxy', description: 'bare Node proxy → backend', url: `${urls.bare}/rpc/getReport`, headers: direct, body: get },
     // The backend work of gw-v1-create (a createReport costs the backend about 3× a getReport, and its store
     // grows): the floor that the translation row is compared with.
     {
       name: 'bare-create',
-      description: 'bare Node proxy: createReport at v2 (the floor for gw-v1-create)',
+      description: `bare Node proxy: createReport at v${HEAD_HEADER} (the floor for gw-v1-create)`,
       url: `${urls.bare}/rpc/createReport`,
       headers: direct,
       body: JSON.stringify({ workbookId: BENCH_WORKBOOK, [REPORT_CONTENT]: { a: 1 }, description: '', legacyKey: V1_CREATE_KEY }),
@@ -306,7 +306,7 @@ function makeTargets(
     },
     {
       name: 'bare-page',
-      description: `bare Node proxy: getEntries at v2 with page ${V1_PAGE}'s token (the floor for gw-v1-page*)`,
+      description: `bare Node proxy: getEntries at v${HEAD_HEADER} with page ${V1_PAGE}'s token (the floor for gw-v1-page*)`,
       url: `${urls.bare}/rpc/getEntries`,
       headers: direct,
       body: JSON.stringify({ pageSize: V1_PAGE_SIZE, pageToken }),
