@@ -19,10 +19,10 @@ import { serveControl } from './control.js';
 // Import only the type from here: importing a value would run this module (and start a gateway).
 export interface GatewayChildOptions {
   readonly upstream: string;
-  /** limits.bodyBytes */
-  readonly bodyBytes: number;
-  /** limits.responseBytes */
-  readonly responseBytes: number;
+  /** limits.bodyBytes (absent: the config's default) */
+  readonly bodyBytes?: number;
+  /** limits.responseBytes (absent: the config's default) */
+  readonly responseBytes?: number;
   /** 'silent' (default), or 'info' to pay for the per-request log line (written to /dev/null). */
   readonly log?: 'silent' | 'info';
   /** cache.redis: share page tokens and key lookups through this Redis (absent: in-memory caches). */
@@ -41,7 +41,10 @@ if (!options.upstream) throw new Error('gateway-process: missing {"upstream": UR
 const loaded = parseConfig({
   listen: { host: '127.0.0.1', port: 0 },
   upstream: { url: options.upstream },
-  limits: { bodyBytes: options.bodyBytes, responseBytes: options.responseBytes },
+  limits: {
+    ...(options.bodyBytes !== undefined && { bodyBytes: options.bodyBytes }),
+    ...(options.responseBytes !== undefined && { responseBytes: options.responseBytes }),
+  },
   lifecycle: contractCalendar({ first: '2025-01-15', head: '2026-10-01', supportWindowDays: 180 }),
   admin: { enabled: false },
   ...(options.redis && { cache: { redis: options.redis } }),
@@ -110,6 +113,8 @@ serveControl(
   {
     stats,
     cache: cacheStats,
+    /** The limits in force (the config's defaults where the runner gave none). */
+    limits: () => loaded.config.limits,
     /** V8's heap spaces now: size (committed) and used, in bytes, by space. */
     heapSpaces: () => Object.fromEntries(getHeapSpaceStatistics().map((s) => [s.space_name, { size: s.space_size, used: s.space_used_size }])),
     resetPeak: () => {

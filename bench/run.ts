@@ -14,8 +14,8 @@
 //        --rate-tool autocannon (the half-rate latency runs with autocannon's overallRate instead of the
 //        open-loop paced generator; see load.ts for why that is not the default),
 //        --compare DIR (a second gateway built from another checkout, e.g. a git worktree of an older commit,
-//        measured in the same interleaved rounds as rows cmp-latest, cmp-v1-create and cmp-v1-get; DIR may be this
-//        checkout), --compare-node-options "FLAGS" (Node/V8 flags for that gateway instead of --gateway-node-options),
+//        measured in the same interleaved rounds as rows cmp-latest, cmp-v1-create and cmp-v1-get, and
+//        cmp-dash-v2-translated with the dashboard rows; DIR may be this checkout), --compare-node-options "FLAGS" (Node/V8 flags for that gateway instead of --gateway-node-options),
 //        --only ROW,ROW (measure only these rows and print their table: no latency runs, headlines or memory checks).
 // Exit code 1 when a check failed or a run had errors (any MISS too with --strict).
 
@@ -32,6 +32,8 @@ import { type RunningRedis, hasRedisServer, startRedis } from './redis.js';
 import { summariseProfile } from './profile-summary.js';
 import { HEAD } from '../test/helpers/calendar.js';
 import { REPORT_CONTENT } from '../test/helpers/head-shapes.js';
+import { isDeepStrictEqual } from 'node:util';
+import { realShapedDashboardData } from './dashboard.js';
 
 /** The head version as a header value: what the backend speaks and `latest` resolves to. */
 const HEAD_HEADER = String(HEAD);
@@ -104,6 +106,11 @@ const V1_GET_KEY = 'reports/marketing/bench-get';
 const V1_CREATE_KEY = 'reports/marketing/bench';
 /** The demo seed's workbook that the v1 keys above resolve to. */
 const BENCH_WORKBOOK = 'wb_demo_marketing';
+/** The dashboard rows: the real-shaped dashboard (bench/dashboard.ts), saved through the gateway by a v2 client. */
+const DASH_WORKBOOK = 'wb_demo_sandbox';
+const DASH_ROWS = ['bare-dash', 'gw-dash-v3-streamed', 'gw-dash-v2-translated', 'cmp-dash-v2-translated'] as const;
+/** The issue's target: the translated read costs at most this many times the streamed one in CPU. */
+const DASH_TRANSLATED_CPU_MAX = 2;
 /** The v1 paging rows read this page of this size (the demo seed has 30 entries): its token is cached after the first request. */
 const V1_PAGE = 3;
 const V1_PAGE_SIZE = 5;
@@ -223,23 +230,39 @@ const ROW_ORDER = [
   'gw-v1-page',
   'gw-v1-page-walk',
   'gw-v1-page-redis',
+  'bare-dash',
+  'gw-dash-v3-streamed',
+  'gw-dash-v2-translated',
+  'cmp-dash-v2-translated',
 ];
 
 function makeTargets(
-  urls: { backend: string; bare: string; hpm: string; gateway: string; gatewayRedis?: string | undefined; nginx?: string | undefined; compare?: string | undefined },
+  urls: {
+    backend: string;
+    bare: string;
+    hpm: string;
+    gateway: string;
+    gatewayRedis?: string | undefined;
+    nginx?: string | undefined;
+    compare?: string | undefined;
+    dashV2?: string | undefined;
+    dashV3?: string | undefined;
+    compareDash?: string | undefined;
+  },
   reportId: string,
   pageToken: string,
+  dashboardId: string | undefined,
 ): Target[] {
   const get = JSON.stringify({ reportId });
   const direct = { ...JSON_HEADERS, 'x-dl-api-version': HEAD_HEADER };
   const targets: Target[] = [
-    { name: 'backend', description: 'backend directly: getReport at v2', url: `${urls.backend}/rpc/getReport`, headers: direct, body: get },
+    { name: 'backend', description: `backend directly: getReport at v${HEAD_HEADER}`, url: `${urls.backend}/rpc/getReport`, headers: direct, body: get },
     { name: 'bare-proxy', description: 'bare Node proxy → backend', url: `${urls.bare}/rpc/getReport`, headers: direct, body: get },
     // The backend work of gw-v1-create (a createReport costs the backend about 3× a getReport, and its store
     // grows): the floor that the translation row is compared with.
     {
       name: 'bare-create',
-      description: 'bare Node proxy: createReport at v2 (the floor for gw-v1-create)',
+      description: `bare Node proxy: createReport at v${HEAD_HEADER} (the floor for gw-v1-create)`,
       url: `${urls.bare}/rpc/createReport`,
       headers: direct,
       body: JSON.stringify({ workbookId: BENCH_WORKBOOK, [REPORT_CONTENT]: { a: 1 }, description: '', legacyKey: V1_CREATE_KEY }),
@@ -283,7 +306,7 @@ function makeTargets(
     },
     {
       name: 'bare-page',
-      description: `bare Node proxy: getEntries at v2 with page ${V1_PAGE}'s token (the floor for gw-v1-page*)`,
+      description: `bare Node proxy: getEntries at v${HEAD_HEADER} with page ${V1_PAGE}'s token (the floor for gw-v1-page*)`,
       url: `${urls.bare}/rpc/getEntries`,
       headers: direct,
       body: JSON.stringify({ pageSize: V1_PAGE_SIZE, pageToken }),
@@ -321,6 +344,34 @@ function makeTargets(
       body: JSON.stringify({ page: V1_PAGE, pageSize: V1_PAGE_SIZE }),
     });
   }
+  if (dashboardId && urls.dashV2 && urls.dashV3) {
+    // The real-shaped dashboard (~500 KiB): at the head straight through the bare proxy (the floor), at the head
+    // through a gateway (streamed), and at v2 through another gateway (buffered, checked, translated down). Each
+    // gateway row has a process of its own, with the default limits, so that each has its own peak RSS.
+    const dash = JSON.stringify({ dashboardId });
+    targets.push(
+      { name: 'bare-dash', description: `bare Node proxy: getDashboard at v${HEAD_HEADER}, ~500 KiB (the floor for gw-dash-v3-streamed)`, url: `${urls.bare}/rpc/getDashboard`, headers: direct, body: dash },
+      {
+        name: 'gw-dash-v3-streamed',
+        description: `gateway at v${HEAD_HEADER}: getDashboard ~500 KiB, streamed (the floor for gw-dash-v2-translated)`,
+        url: `${urls.dashV3}/rpc/getDashboard`,
+        headers: { ...JSON_HEADERS, 'x-dl-api-version': HEAD_HEADER },
+        body: dash,
+      },
+      {
+        name: 'gw-dash-v2-translated',
+        description: 'gateway at v2: getDashboard ~500 KiB, buffered, checked + translated down',
+        url: `${urls.dashV2}/rpc/getDashboard`,
+        headers: { ...JSON_HEADERS, 'x-dl-api-version': '2' },
+        body: dash,
+      },
+    );
+    // --compare: the other checkout's gateway doing the translated read.
+    if (urls.compareDash) {
+      const t = targets[targets.length - 1] as Target;
+      targets.push({ ...t, name: 'cmp-dash-v2-translated', description: `--compare: ${t.description}`, url: t.url.replace(urls.dashV2, urls.compareDash) });
+    }
+  }
   // Each floor right before the rows compared with it: a row's CPU ratio is read from rounds seconds apart, not a
   // minute apart (the machine's other load drifts in between).
   const rank = (name: string) => {
@@ -331,9 +382,11 @@ function makeTargets(
 }
 
 /** One request per target before measuring: 200, and the shape each row is meant to exercise. */
-async function smokeCheck(targets: Target[], reportId: string, pageEntries: string): Promise<void> {
+async function smokeCheck(targets: Target[], reportId: string, pageEntries: string, dashData: unknown): Promise<Map<string, number>> {
+  const answerBytes = new Map<string, number>();
   for (const t of targets) {
     const res = await once(t);
+    answerBytes.set(t.name, Buffer.byteLength(res.text));
     let json: any;
     try {
       json = JSON.parse(res.text);
@@ -352,7 +405,7 @@ async function smokeCheck(targets: Target[], reportId: string, pageEntries: stri
         break;
       case 'bare-get':
       case 'gw-passthrough-get':
-        if (json?.apiVersion !== 2) fail('expected the backend\'s /ping answer');
+        if (json?.apiVersion !== HEAD) fail('expected the backend\'s /ping answer');
         break;
       case 'bare-create':
         if (json?.workbookId !== BENCH_WORKBOOK || typeof json.id !== 'string') fail('expected a v2 report in the bench workbook');
@@ -364,6 +417,15 @@ async function smokeCheck(targets: Target[], reportId: string, pageEntries: stri
         if (JSON.stringify(json?.entries?.map((e: { entryId: string }) => e.entryId)) !== pageEntries) fail(`expected the entries of page ${V1_PAGE}`);
         if (t.name !== 'bare-page' && !deprecated) fail('expected Deprecation and Sunset headers at v1');
         break;
+      case 'bare-dash':
+      case 'gw-dash-v3-streamed':
+        if (json?.entry?.version !== 2 || 'schemeVersion' in (json.entry.data ?? {}) || json.entry.apiVersion !== 2) fail('expected the dashboard in the DashboardV2 shape, saved at v2');
+        if (t.name === 'gw-dash-v3-streamed' && res.headers['x-dl-api-version'] !== HEAD_HEADER) fail(`expected x-dl-api-version: ${HEAD_HEADER}`);
+        break;
+      case 'gw-dash-v2-translated':
+        // A v2 client reads back exactly what it saved: every change of version 3 was undone.
+        if (json?.entry?.version !== 1 || !isDeepStrictEqual(json.entry.data, dashData)) fail('expected the dashboard as the v2 client saved it');
+        break;
       case 'gw-v1-get':
         if (json?.id !== reportId || json.key !== V1_GET_KEY || 'workbookId' in json) fail('expected the report migrated down to v1');
         if (!deprecated) fail('expected Deprecation and Sunset headers at v1');
@@ -373,6 +435,7 @@ async function smokeCheck(targets: Target[], reportId: string, pageEntries: stri
         if (t.name === 'gw-latest' && res.headers['x-dl-api-version'] !== HEAD_HEADER) fail(`expected x-dl-api-version: ${HEAD_HEADER}`);
     }
   }
+  return answerBytes;
 }
 
 function table(header: string[], rows: string[][], right: boolean[]): string[] {
@@ -463,6 +526,32 @@ async function main(): Promise<void> {
   }
   const pageAnswer = await rpcJson(`${backendUrl}/rpc/getEntries`, { 'x-dl-api-version': HEAD_HEADER }, { pageSize: V1_PAGE_SIZE, pageToken });
   const pageEntries = JSON.stringify(pageAnswer.json?.entries?.map((e: { entryId: string }) => e.entryId));
+  // The dashboard rows' gateways (default limits, one process per row) and the dashboard, saved through one of
+  // them by a v2 client: the backend stores it in the v3 shape, stamped as saved at 2, so a v2 read is served.
+  const only = flags.only?.split(',').map((n) => n.trim()).filter(Boolean);
+  const wantsDash = only ? only.some((n) => (DASH_ROWS as readonly string[]).includes(n)) : profileRow === undefined || profileRow.includes('dash');
+  let dashV2: Child | undefined;
+  let dashV3: Child | undefined;
+  let dashCompare: Child | undefined;
+  let dashboard: { id: string; data: unknown; requestBytes: number } | undefined;
+  if (wantsDash) {
+    const dashOptions: GatewayChildOptions = { upstream: backendUrl, log: gatewayOptions.log };
+    const nodeArgs = ['--expose-gc', ...(flags['gateway-node-options']?.split(/\s+/).filter(Boolean) ?? [])];
+    dashV2 = await startNodeChild('gateway-dash-v2', 'bench/gateway-process.ts', { compiledDir, nodeArgs, args: [JSON.stringify(dashOptions)] });
+    children.push(dashV2);
+    dashV3 = await startNodeChild('gateway-dash-v3', 'bench/gateway-process.ts', { compiledDir, nodeArgs, args: [JSON.stringify(dashOptions)] });
+    children.push(dashV3);
+    if (compareBuild) {
+      const cmpArgs = ['--expose-gc', ...((flags['compare-node-options'] ?? flags['gateway-node-options'])?.split(/\s+/).filter(Boolean) ?? [])];
+      dashCompare = await startNodeChild('gateway-dash-cmp', 'bench/gateway-process.ts', { compiledDir: compareBuild.dir, nodeArgs: cmpArgs, args: [JSON.stringify(dashOptions)] });
+      children.push(dashCompare);
+    }
+    const data = realShapedDashboardData();
+    const create = { entry: { workbookId: DASH_WORKBOOK, name: 'bench-real-shaped-dashboard', data, meta: {} } };
+    const created = await rpcJson(`${dashV2.ready.url as string}/rpc/createDashboard`, { 'x-dl-api-version': '2' }, create);
+    if (created.status !== 200 || typeof created.json?.entry?.entryId !== 'string') throw new Error(`createDashboard at v2 through the gateway: ${created.status} ${created.text.slice(0, 300)}`);
+    dashboard = { id: created.json.entry.entryId as string, data, requestBytes: Buffer.byteLength(JSON.stringify(create)) };
+  }
   const nginxBinary = flags['no-nginx'] || profileRow ? undefined : findNginx();
   if (nginxBinary) {
     try {
@@ -472,21 +561,32 @@ async function main(): Promise<void> {
     }
   }
 
-  const only = flags.only?.split(',').map((n) => n.trim()).filter(Boolean);
   const allTargets = makeTargets(
-    { backend: backendUrl, bare: bare.ready.url as string, hpm: hpm.ready.url as string, gateway: gatewayUrl, gatewayRedis: gatewayRedis?.ready.url as string | undefined, nginx: nginx?.url, compare: compareGateway?.ready.url as string | undefined },
+    {
+      backend: backendUrl,
+      bare: bare.ready.url as string,
+      hpm: hpm.ready.url as string,
+      gateway: gatewayUrl,
+      gatewayRedis: gatewayRedis?.ready.url as string | undefined,
+      nginx: nginx?.url,
+      compare: compareGateway?.ready.url as string | undefined,
+      dashV2: dashV2?.ready.url as string | undefined,
+      dashV3: dashV3?.ready.url as string | undefined,
+      compareDash: dashCompare?.ready.url as string | undefined,
+    },
     reportId,
     pageToken as string,
+    dashboard?.id,
   );
   const unknownRows = only?.filter((n) => !allTargets.some((t) => t.name === n)) ?? [];
   if (unknownRows.length) throw new Error(`--only: no row ${unknownRows.join(', ')} (rows: ${allTargets.map((t) => t.name).join(', ')})`);
   // --only measures its rows in the order given, so that rows to compare can run back to back in each round.
   const targets = only ? only.map((n) => allTargets.find((t) => t.name === n) as Target) : allTargets;
-  await smokeCheck(targets, reportId, pageEntries);
+  const answerBytes = await smokeCheck(targets, reportId, pageEntries, dashboard?.data);
   const byName = new Map(targets.map((t) => [t.name, t]));
   const target = (name: string) => byName.get(name) as Target;
   const servedBy = (name: string): Child | undefined =>
-    name.endsWith('-redis') ? gatewayRedis : name.startsWith('cmp-') ? compareGateway : name.startsWith('gw-') ? gateway : name === 'backend' ? backend : name.startsWith('bare-') ? bare : name === 'hpm-proxy' ? hpm : undefined;
+    name === 'gw-dash-v2-translated' ? dashV2 : name === 'gw-dash-v3-streamed' ? dashV3 : name === 'cmp-dash-v2-translated' ? dashCompare : name.endsWith('-redis') ? gatewayRedis : name.startsWith('cmp-') ? compareGateway : name.startsWith('gw-') ? gateway : name === 'backend' ? backend : name.startsWith('bare-') ? bare : name === 'hpm-proxy' ? hpm : undefined;
   const cpuOf = async (name: string): Promise<number | undefined> => {
     const child = servedBy(name);
     if (child) return child.call<number>('cpu');
@@ -574,7 +674,7 @@ async function main(): Promise<void> {
 
   // Each gateway row is compared with the bare proxy doing the same backend work.
   const floorOf = (name: string) =>
-    name === 'gw-v1-create' || name === 'cmp-v1-create' ? 'bare-create' : name.startsWith('gw-v1-page') ? 'bare-page' : name === 'gw-passthrough-get' ? 'bare-get' : 'bare-proxy';
+    name === 'gw-dash-v2-translated' || name === 'cmp-dash-v2-translated' ? 'gw-dash-v3-streamed' : name === 'gw-dash-v3-streamed' || name === 'bare-dash' ? 'bare-dash' : name === 'gw-v1-create' || name === 'cmp-v1-create' ? 'bare-create' : name.startsWith('gw-v1-page') ? 'bare-page' : name === 'gw-passthrough-get' ? 'bare-get' : 'bare-proxy';
   // --- the table of the throughput rounds (alone with --only)
   const throughputTable = () => {
     log(`throughput: ${CONNECTIONS} connections, medians of ${ROUNDS} round(s) of ${DURATION_S} s`);
@@ -601,8 +701,50 @@ async function main(): Promise<void> {
     log(`(GC µs/req: that process's garbage-collection pauses per response; full GCs: its full (mark-compact) collections in a round. Objects that outlive a scavenge show up as both growing)`);
     log('');
   };
+  // A headline: a figure against its target (a MISS fails the run only with --strict).
+  const headline = (label: string, value: string, goal: string, ok: boolean, note = '') => {
+    if (!ok) misses++;
+    log(`${label.padEnd(62)} ${value.padStart(9)}   target ${goal.padEnd(9)} ${verdict(ok)}${note ? `   ${note}` : ''}`);
+  };
+  // --- the dashboard rows: the translated read against the streamed one, each gateway's peak RSS, the answer's size
+  const dashboardSection = async () => {
+    if (!dashboard || !dashV2 || !dashV3 || !byName.has('gw-dash-v2-translated') || !byName.has('gw-dash-v3-streamed')) return;
+    const translated = summary.get('gw-dash-v2-translated')!;
+    const streamed = summary.get('gw-dash-v3-streamed')!;
+    // Paired per round (the two rows run back to back), then the median: the machine's drift cancels out.
+    const perRound = translated.cpuPerRound.map((c, i) => c / (streamed.cpuPerRound[i] ?? Number.NaN));
+    const cpuRatio = median(perRound);
+    const [s2, s3, limits] = [await dashV2.call<GatewayStats>('stats'), await dashV3.call<GatewayStats>('stats'), await dashV2.call<{ responseBytes: number; bodyBytes: number }>('limits')];
+    const peak = (s: GatewayStats) => Math.max(s.peakRss, s.maxRss);
+    const kib = (bytes: number | undefined) => `${((bytes ?? Number.NaN) / 1024).toFixed(0)} KiB`;
+    const v2Bytes = answerBytes.get('gw-dash-v2-translated') ?? Number.NaN;
+    const v3Bytes = answerBytes.get('gw-dash-v3-streamed') ?? Number.NaN;
+    log(`the real-shaped dashboard (bench/dashboard.ts): saved at v2 with a ${kib(dashboard.requestBytes)} createDashboard body; getDashboard answers ${kib(v3Bytes)} at v${HEAD_HEADER} (the backend's bytes), ${kib(v2Bytes)} at v2`);
+    log(
+      `  limits.responseBytes (default) ${limits.responseBytes} bytes = ${(limits.responseBytes / v3Bytes).toFixed(1)}× the backend's answer that the v2 read buffers; limits.bodyBytes (default) ${limits.bodyBytes} = ${(limits.bodyBytes / dashboard.requestBytes).toFixed(1)}× the v2 save's body`,
+    );
+    headline(
+      'dashboard CPU/req, translated (gw-dash-v2-translated / gw-dash-v3-streamed)',
+      `${cpuRatio.toFixed(2)}×`,
+      `≤ ${DASH_TRANSLATED_CPU_MAX}×`,
+      cpuRatio <= DASH_TRANSLATED_CPU_MAX,
+      `(${translated.cpuUs.toFixed(0)} µs against ${streamed.cpuUs.toFixed(0)} µs; per round ${perRound.map((r) => r.toFixed(2)).join(' / ')}; req/s ${(translated.rps / streamed.rps).toFixed(2)}×)`,
+    );
+    const compared = summary.get('cmp-dash-v2-translated');
+    if (compared && dashCompare) {
+      const paired = translated.cpuPerRound.map((c, i) => c / (compared.cpuPerRound[i] ?? Number.NaN));
+      const sc = await dashCompare.call<GatewayStats>('stats');
+      log(
+        `  --compare: the other checkout's translated read ${compared.cpuUs.toFixed(0)} µs CPU/req (${(median(compared.cpuPerRound.map((c, i) => c / (streamed.cpuPerRound[i] ?? Number.NaN)))).toFixed(2)}× the streamed one); ` +
+          `this checkout's / the other's, paired per round: ${median(paired).toFixed(2)} (${paired.map((r) => r.toFixed(2)).join(' / ')}); its peak RSS ${mb(peak(sc))}`,
+      );
+    }
+    log(`${'dashboard gateways\' peak RSS: translated (v2) / streamed (head)'.padEnd(62)} ${mb(peak(s2)).padStart(9)}   ${mb(peak(s3))} (heap used now ${mb(s2.heapUsed)} / ${mb(s3.heapUsed)})`);
+    log('');
+  };
   if (only) {
     throughputTable();
+    await dashboardSection();
     return;
   }
 
@@ -677,12 +819,9 @@ async function main(): Promise<void> {
   log('');
 
   // --- headlines
+  await dashboardSection();
   const rpsOf = (name: string) => summary.get(name)?.rps ?? Number.NaN;
   const ratio = (name: string) => rpsOf(name) / rpsOf(floorOf(name));
-  const headline = (label: string, value: string, goal: string, ok: boolean, note = '') => {
-    if (!ok) misses++;
-    log(`${label.padEnd(62)} ${value.padStart(9)}   target ${goal.padEnd(9)} ${verdict(ok)}${note ? `   ${note}` : ''}`);
-  };
   const cpuNote = (name: string) => {
     const c = summary.get(name)?.cpuUs ?? Number.NaN;
     const floor = summary.get(floorOf(name))?.cpuUs ?? Number.NaN;

@@ -37,44 +37,93 @@ export function collect(body: unknown, path: string): unknown[] {
 export const objectsAt = (body: Obj, base: string): Obj[] =>
   base === '' ? [body] : (collect(body, base).filter(isObject) as Obj[]);
 
+// A plain path's keys, by text: split and checked once (every path comes from the contract; the cap guards the rest).
+const plain = new Map<string, readonly string[]>();
+
 /** A path's keys taken literally (getAt, setAt, deleteAt: the part of a path inside each object, after its array steps). */
-const plainParts = (path: string): string[] => {
-  const parts = path === '' ? [] : path.split('.');
-  for (const p of parts) if (FORBIDDEN.has(p)) throw new Error(`forbidden path segment "${p}" in "${path}"`);
+const plainParts = (path: string): readonly string[] => {
+  let parts = plain.get(path);
+  if (!parts) {
+    parts = Object.freeze(path === '' ? [] : path.split('.'));
+    for (const p of parts) if (FORBIDDEN.has(p)) throw new Error(`forbidden path segment "${p}" in "${path}"`);
+    if (plain.size < PARSED_CAP) plain.set(path, parts);
+  }
   return parts;
 };
 
-export function getAt(body: Obj, path: string): { found: boolean; value?: unknown } {
-  let node: unknown = body;
-  for (const seg of plainParts(path)) {
-    if (!isObject(node) || !Object.hasOwn(node, seg)) return { found: false };
-    node = node[seg];
+/** The answer of a lookup that found nothing (shared: it carries no value). */
+const NOT_FOUND: { found: boolean; value?: unknown } = Object.freeze({ found: false });
+
+/** The object holding the path's last key (the body itself for a one-key path); undefined when the path breaks off. */
+function parentOf(body: Obj, parts: readonly string[]): Obj | undefined {
+  if (!isObject(body)) return undefined;
+  let node: Obj = body;
+  for (let i = 0; i < parts.length - 1; i++) {
+    const next = node[parts[i] as string];
+    if (!Object.hasOwn(node, parts[i] as string) || !isObject(next)) return undefined;
+    node = next;
   }
-  return { found: true, value: node };
+  return node;
+}
+
+export function getAt(body: Obj, path: string): { found: boolean; value?: unknown } {
+  const parts = plainParts(path);
+  if (parts.length === 0) return { found: true, value: body };
+  const parent = parentOf(body, parts);
+  const last = parts[parts.length - 1] as string;
+  return parent !== undefined && Object.hasOwn(parent, last) ? { found: true, value: parent[last] } : NOT_FOUND;
 }
 
 /** Sets a value, creating intermediate objects. */
 export function setAt(body: Obj, path: string, value: unknown): void {
   const parts = plainParts(path);
-  const last = parts.pop();
-  if (last === undefined) return;
+  if (parts.length === 0) return;
   let node: Obj = body;
-  for (const seg of parts) {
-    const next = node[seg];
-    if (!isObject(next)) node[seg] = {};
+  for (let i = 0; i < parts.length - 1; i++) {
+    const seg = parts[i] as string;
+    if (!isObject(node[seg])) node[seg] = {};
     node = node[seg] as Obj;
   }
-  node[last] = value;
+  node[parts[parts.length - 1] as string] = value;
 }
 
 export function deleteAt(body: Obj, path: string): { found: boolean; value?: unknown } {
-  const got = getAt(body, path);
-  if (!got.found) return got;
   const parts = plainParts(path);
-  const last = parts.pop() as string;
-  const parent = parts.length ? (getAt(body, parts.join('.')).value as Obj) : body;
+  if (parts.length === 0) return { found: true, value: body }; // the body itself: found, nothing to delete
+  const parent = parentOf(body, parts);
+  const last = parts[parts.length - 1] as string;
+  if (parent === undefined || !Object.hasOwn(parent, last)) return NOT_FOUND;
+  const value = parent[last];
   delete parent[last];
-  return got;
+  return { found: true, value };
+}
+
+/** Whether an object has no own keys (without listing them). */
+const isEmptyObject = (o: Obj): boolean => {
+  for (const k in o) if (Object.hasOwn(o, k)) return false;
+  return true;
+};
+
+/** Deletes a field and the containers on its path that it leaves empty (a move must not leave `{}` behind). */
+export function deletePrunedAt(body: Obj, path: string): { found: boolean; value?: unknown } {
+  const parts = plainParts(path);
+  if (parts.length === 0) return { found: true, value: body };
+  if (!isObject(body)) return NOT_FOUND;
+  // The objects on the way down: chain[i] holds parts[i].
+  const chain: Obj[] = [body];
+  for (let i = 0; i < parts.length - 1; i++) {
+    const node = chain[i] as Obj;
+    const next = node[parts[i] as string];
+    if (!Object.hasOwn(node, parts[i] as string) || !isObject(next)) return NOT_FOUND;
+    chain.push(next);
+  }
+  const last = parts.length - 1;
+  const holder = chain[last] as Obj;
+  if (!Object.hasOwn(holder, parts[last] as string)) return NOT_FOUND;
+  const value = holder[parts[last] as string];
+  delete holder[parts[last] as string];
+  for (let depth = last; depth > 0 && isEmptyObject(chain[depth] as Obj); depth--) delete (chain[depth - 1] as Obj)[parts[depth - 1] as string];
+  return { found: true, value };
 }
 
 export const isJsonObject = isObject;

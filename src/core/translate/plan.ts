@@ -3,7 +3,7 @@
 import { GatewayError } from '../errors.js';
 import { type LoadedContract, methodAt } from '../contract/load.js';
 import type { BodyMigration, Change, FieldAdded, Json, MethodSpec, ObjectLocation, Target } from '../contract/types.js';
-import { collect, deleteAt, getAt, isJsonObject, objectsAt, parseSegment, setAt, splitAtElements, splitPath } from './paths.js';
+import { collect, deletePrunedAt, getAt, isJsonObject, objectsAt, parseSegment, setAt, splitAtElements, splitPath } from './paths.js';
 import { isPromiseLike } from './promise-like.js';
 
 export interface MethodPlan {
@@ -76,15 +76,19 @@ const locates = (spec: MethodSpec | undefined, type: string) => !!spec?.objects?
 const locatesInRequest = (spec: MethodSpec | undefined, type: string) => !!spec?.requestObjects?.some((l) => l.type === type);
 
 /** Runs `op` on each object a path's array steps reach (the body itself when it has none), with the path inside it. */
-const each = (path: string, op: (o: Json, rest: string) => void) => (o: Json) => {
-  const { base, rest } = splitAtElements(path);
-  for (const x of objectsAt(o, base)) op(x, rest);
-  return o;
+const each = (path: string, op: (o: Json, rest: string) => void) => {
+  const { base, rest } = splitAtElements(path); // once per plan, not per body
+  return (o: Json) => {
+    for (const x of objectsAt(o, base)) op(x, rest);
+    return o;
+  };
 };
 
+/** A default's copy for one object: objects and arrays are cloned (each body gets its own), other values are shared. */
+const copyOf = (value: unknown) => (typeof value === 'object' && value !== null ? structuredClone(value) : value);
 const fill = (path: string, value: unknown) =>
   each(path, (o, rest) => {
-    if (!getAt(o, rest).found) setAt(o, rest, structuredClone(value));
+    if (!getAt(o, rest).found) setAt(o, rest, copyOf(value));
   });
 /**
  * Puts back a removed field's value for older clients, inside a container the object has: a partial view of the
@@ -97,17 +101,7 @@ const restore = (path: string, value: unknown) =>
     if (!getAt(o, rest).found) setAt(o, rest, structuredClone(value));
   });
 /** Deletes a field and the containers on its path that it leaves empty (a move must not leave `{}` behind). */
-const deletePruned = (o: Json, path: string) => {
-  const got = deleteAt(o, path);
-  const parts = path.split('.');
-  for (let depth = parts.length - 1; got.found && depth > 0; depth--) {
-    const parentPath = parts.slice(0, depth).join('.');
-    const parent = getAt(o, parentPath).value;
-    if (!isJsonObject(parent) || Object.keys(parent).length > 0) break;
-    deleteAt(o, parentPath);
-  }
-  return got;
-};
+const deletePruned = deletePrunedAt;
 /** Moves a field (within each object the shared array steps reach), converting its value on the way when asked. */
 const move = (from: string, to: string, convert?: (value: unknown, existing: unknown) => unknown) => {
   const { base, rest: fromRest } = splitAtElements(from);
@@ -231,9 +225,10 @@ function defaultsFor(loaded: LoadedContract, version: number, spec: MethodSpec, 
   }
   const steps: BodyMigration[] = [];
   for (const c of active) {
-    if (isResponseOf(c.target, method)) steps.push((b) => fill(c.path, c.default)(b));
+    const filled = fill(c.path, c.default);
+    if (isResponseOf(c.target, method)) steps.push((b) => filled(b));
     const type = objectType(c.target);
-    if (type && locates(spec, type)) steps.push(onObjects(spec, type, (o) => fill(c.path, c.default)(o)));
+    if (type && locates(spec, type)) steps.push(onObjects(spec, type, (o) => filled(o)));
   }
   return steps;
 }
