@@ -1,6 +1,6 @@
 // Version 3, Wizard charts: the change from version 2 and its migrations. Requests of version 1 and 2 clients go up
 // with their config as a v3 document (wizard-config.ts); answers come down as the flat entry with the config the
-// client wrote. The rules and their sources: docs/reference/wizard-v3.md.
+// client wrote. The rules and their sources: docs/reference/object-versions.md ("Wizard charts at version 3").
 
 import { custom, object, omit, request } from '../../core/contract/builders.js';
 import { GatewayError } from '../../core/errors.js';

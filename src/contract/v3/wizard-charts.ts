@@ -5,7 +5,7 @@
 // Source: datalens-tech/datalens-sdk spec/yacloud.json at 021501bb6ccd3165eaa128155d91f67e01525fe9 (the real v3 OpenAPI
 // document); each schema below names its component. Deep parts the spec models as long unions (WizardFieldSchema, the
 // visualization variants of WizardV1ConfigSchema) stay open objects here: unknown fields pass to the backend.
-// How old configs map to the document and back: wizard-config.ts and docs/reference/wizard-v3.md.
+// How old configs map to the document and back: wizard-config.ts and docs/reference/object-versions.md ("Wizard charts at version 3").
 
 import { z } from 'zod';
 import type { MethodSpec, ObjectLocation } from '../../core/contract/types.js';

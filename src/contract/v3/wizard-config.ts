@@ -4,7 +4,7 @@
 // src/shared/types/wizard/ (ChartsConfig, Placeholder), as a real version 1 API answers createWizardChart (recorded
 // 2026-11-26 against that commit). The document of version 3: datalens-tech/datalens-sdk spec/yacloud.json at
 // 021501bb6ccd3165eaa128155d91f67e01525fe9, components WizardV1ConfigSchema (`sources`, `visualization`) and
-// WizardV1CombinedChartLayerSchema (layers). The rules and why: docs/reference/wizard-v3.md.
+// WizardV1CombinedChartLayerSchema (layers). The rules and why: docs/reference/object-versions.md ("Wizard charts at version 3").
 
 type Json = Record<string, unknown>;
 
