@@ -4,7 +4,7 @@
  * The versions the fixtures are written for. A newer contract version (one just added) is replayed with the newest
  * of these bodies translated up by the contract (test/replay/derive.ts) until its fixtures give it bodies of its own.
  */
-export const FIXTURE_VERSIONS = [1, 2] as const;
+export const FIXTURE_VERSIONS = [1, 2, 3] as const;
 /** A contract version a fixture can be asked for. */
 export type Version = (typeof FIXTURE_VERSIONS)[number];
 

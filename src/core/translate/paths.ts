@@ -39,6 +39,7 @@ export const objectsAt = (body: Obj, base: string): Obj[] =>
 
 // A plain path's keys, by text: split and checked once (every path comes from the contract; the cap guards the rest).
 const plain = new Map<string, readonly string[]>();
+const PLAIN_CAP = 4096;
 
 /** A path's keys taken literally (getAt, setAt, deleteAt: the part of a path inside each object, after its array steps). */
 const plainParts = (path: string): readonly string[] => {
@@ -46,7 +47,7 @@ const plainParts = (path: string): readonly string[] => {
   if (!parts) {
     parts = Object.freeze(path === '' ? [] : path.split('.'));
     for (const p of parts) if (FORBIDDEN.has(p)) throw new Error(`forbidden path segment "${p}" in "${path}"`);
-    if (plain.size < PARSED_CAP) plain.set(path, parts);
+    if (plain.size < PLAIN_CAP) plain.set(path, parts);
   }
   return parts;
 };

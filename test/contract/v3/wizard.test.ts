@@ -3,6 +3,7 @@
 // v3 client reads older charts as documents, and a chart saved at 3 is refused to older clients.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HEAD } from '../../helpers/calendar.js';
 import { WIZARD_DOCUMENT_VERSION } from '../../../src/contract/v3/wizard-charts.js';
 import { LEGACY_CONFIG } from '../../../src/contract/v3/wizard-config.js';
 import { type Stack, rpc, startStack } from '../../helpers/stack.js';
@@ -97,7 +98,7 @@ describe('what the backend holds for a chart an older client wrote', () => {
     const created = await create('2', lineConfig('Held'));
     const id = created.body.entryId;
     // As the gateway asks for a version 2 client: the document with its legacy part.
-    const forV2 = await rpc(stack.backendUrl, 'getWizardChart', { chartId: id }, V3, { 'x-dl-client-api-version': '2' });
+    const forV2 = await rpc(stack.backendUrl, 'getWizardChart', { chartId: id }, String(HEAD), { 'x-dl-client-api-version': '2' });
     const doc = forV2.body.entry.data;
     expect(doc.sources).toEqual({
       datasetsIds: [DATASET],
@@ -119,7 +120,7 @@ describe('what the backend holds for a chart an older client wrote', () => {
     expect(doc[LEGACY_CONFIG].rest).toMatchObject({ version: '13', type: 'datalens', datasetsPartialFields: [[{ guid: 'f-day', title: 'day' }]], tooltips: [{ guid: 'f-visits', datasetId: DATASET }], geopointsConfig: { radius: 8 } });
     expect(forV2.body.entry).toMatchObject({ version: 1, apiVersion: 2 });
     // As a version 3 client (and the web UI) read it: the document alone.
-    const forV3 = await rpc(stack.backendUrl, 'getWizardChart', { chartId: id }, V3);
+    const forV3 = await rpc(stack.backendUrl, 'getWizardChart', { chartId: id }, String(HEAD));
     expect(forV3.body.entry.data).not.toHaveProperty(LEGACY_CONFIG);
   });
 });
@@ -139,7 +140,7 @@ describe('a version 3 client', () => {
 
   it('lists charts with includeData as documents too: older clients\' charts without their legacy part, the seed\'s converted', async () => {
     const created = await create('2', lineConfig('Listed at 3'));
-    const listed = await rpc(stack.url, 'getEntries', { ids: [created.body.entryId, 'ent_demo_02'], includeData: true, scope: 'widget' }, V3);
+    const listed = await rpc(stack.url, 'getEntries', { ids: [created.body.entryId, 'ent_demo_02'], includeData: true, scope: 'widget' }, String(HEAD));
     expect(listed.status, JSON.stringify(listed.body)).toBe(200);
     expect(listed.body.entries).toHaveLength(2);
     for (const row of listed.body.entries) {
@@ -149,7 +150,7 @@ describe('a version 3 client', () => {
   });
 
   it('reads the seed chart, stored before the document format, as a document', async () => {
-    const read = await get(V3, 'ent_demo_02');
+    const read = await get(String(HEAD), 'ent_demo_02');
     expect(read.status).toBe(200);
     expect(read.body.entry.data).toMatchObject({ sources: { datasetsIds: expect.any(Array) }, visualization: { type: expect.any(String) } });
     expect(read.body.entry.data).not.toHaveProperty(LEGACY_CONFIG);
