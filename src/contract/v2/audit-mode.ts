@@ -1,7 +1,7 @@
 // Version 2, the optional `x-dl-audit-mode: true` header on 13 getters: read as an auditor (the real spec declares
 // it on these operations only). The gateway passes it to the backend as sent; the OpenAPI document declares it.
 // Source: the real spec (spec-source.ts), paths /rpc/<method> parameters {in: header, name: x-dl-audit-mode,
-// required: false, schema: {type: string, enum: ["true"]}}; /work/shared/reference/datalens-api-v3-paths.json.
+// required: false, schema: {type: string, enum: ["true"]}}.
 
 import type { MethodSpec } from '../../core/contract/types.js';
 

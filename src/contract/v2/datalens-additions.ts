@@ -4,7 +4,8 @@
 // and en/datalens/openapi-ref/*EditorChart.md for the Editor charts; `type` is the United Storage filter
 // (github.com/datalens-tech/datalens-us, src/controllers/entries/get-entries.ts) that v2 exposes. The licensing,
 // embedding, audit, access-binding and navigation methods complete the real v2 method list
-// (/work/shared/reference/datalens-api-v2-methods.json, 95 methods); their schemas cite the real spec (spec-source.ts).
+// (the live version-2 spec at https://api.datalens.tech/json/ as of 2026-07-27, 95 methods); their schemas cite the
+// real spec (spec-source.ts).
 
 import { custom, methodAdded, request } from '../../core/contract/builders.js';
 import type { Change, MethodSpec } from '../../core/contract/types.js';

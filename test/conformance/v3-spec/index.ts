@@ -1,6 +1,6 @@
 // The real version-3 spec as a scenario: every method's steps in the order their ids are made, the teardown last,
-// and the report methods left out on purpose. Method list and component names: /work/shared/reference's
-// datalens-api-v3-paths.json, the index of datalens-tech/datalens-sdk spec/yacloud.json
+// and the report methods left out on purpose. Method list and component names: the paths of
+// datalens-tech/datalens-sdk spec/yacloud.json
 // (commit 021501bb6ccd3165eaa128155d91f67e01525fe9, info.version "3", 88 paths).
 
 import { accessBindingSteps } from './access-bindings.js';
