@@ -81,7 +81,7 @@ const dashboardAnswer = answer({ entry: dashboard });
 export const dashboardMethods: Record<string, MethodSpec> = {
   // get-dashboard-v1.ts: not strict.
   getDashboard: method(
-    'Returns a dashboard in the v1 dashboard format.',
+    'Returns a dashboard in DataLens\'s first dashboard format (`entry.version` 1; not the API version).',
     open({
       dashboardId: id,
       revId: text,
