@@ -14,6 +14,8 @@ export const ERROR_CATALOGUE = {
   UNSUPPORTED_MEDIA_TYPE: { status: 415, title: 'Unsupported media type' },
   UPSTREAM_UNAVAILABLE: { status: 502, title: 'Upstream unavailable' },
   UPSTREAM_TIMEOUT: { status: 504, title: 'Upstream timeout' },
+  // The backend refused the version the gateway forwards (its contract's head): gateway and backend disagree.
+  BACKEND_VERSION_MISMATCH: { status: 503, title: 'Backend speaks another API version' },
   // The backend refused with a status but without a JSON body: the gateway keeps the status, gives the body.
   UPSTREAM_ERROR: { status: 502, title: 'Upstream error' },
   // Refusals of requests that never reached the gateway's handler (Node's HTTP parser and server timers).

@@ -26,6 +26,27 @@ function isJsonText(body: Uint8Array): boolean {
   }
 }
 
+/**
+ * The backend's own INVALID_API_VERSION_HEADER: the header it refused is the gateway's (the head of its contract), never
+ * the client's, so passing it on would blame a client whose header is valid. It means the backend speaks another
+ * version than this gateway's contract: the operator's to fix (docs/operations.md, "Releasing a version").
+ */
+function versionMismatch(body: Uint8Array): GatewayError | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8'));
+  } catch {
+    return undefined;
+  }
+  const answer = parsed as { code?: unknown; message?: unknown };
+  if (typeof parsed !== 'object' || parsed === null || answer.code !== 'INVALID_API_VERSION_HEADER') return undefined;
+  return new GatewayError(
+    'BACKEND_VERSION_MISMATCH',
+    'the backend refused the API version this gateway forwards: it speaks another version than the gateway\'s contract; deploy the gateway whose contract matches the backend (or roll the backend back), /readyz shows both',
+    { upstreamStatus: 400, upstreamCode: 'INVALID_API_VERSION_HEADER', upstreamMessage: typeof answer.message === 'string' ? answer.message.slice(0, 200) : null },
+  );
+}
+
 /** Either the backend's answer, passed on; or the gateway's problem, with the backend headers it keeps. */
 export type Refusal =
   | { readonly passedOn: PassedOn }
@@ -63,7 +84,11 @@ export function backendRefusal(
     if (value === undefined || name === 'content-length' || HOP_BY_HOP.has(name) || listed.includes(name) || (!json && DESCRIBES_BODY.includes(name))) continue;
     kept[name] = value;
   }
-  if (json) return { passedOn: { status, headers: kept, body } };
+  if (json) {
+    const mismatch = status === 400 && !compressed ? versionMismatch(body) : undefined;
+    if (mismatch) return { problem: mismatch, headers: {} };
+    return { passedOn: { status, headers: kept, body } };
+  }
   const problem = new GatewayError(
     'UPSTREAM_ERROR',
     `the backend refused the request with status ${status} and ${body.length ? 'a body that is not JSON' : 'no body'}`,
