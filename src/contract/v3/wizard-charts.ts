@@ -10,7 +10,7 @@
 import { z } from 'zod';
 import type { MethodSpec, ObjectLocation } from '../../core/contract/types.js';
 import { API_VERSION_FIELD } from '../datalens/objects.js';
-import { answer, apiVersionStamp, branch, flag, id, method, nullableId, open, permissions, record, text, updateMode } from '../datalens/common.js';
+import { answer, apiVersionStamp, branch, flag, id, method, nullableId, open, permissions, record, storedEntry, text, updateMode } from '../datalens/common.js';
 import { wizardChartMethods } from '../datalens/charts.js';
 
 export { wizardChartChangesV3, wizardDocumentFormat } from './wizard-change.js';
@@ -65,25 +65,9 @@ const visualization = open({
 export const wizardDocument = open({ sources, visualization });
 
 /** WizardV1: the stored chart; `version` is the entry format (literal 1), the API version stamp is `apiVersion`. */
-const wizardEntry = answer({
-  entryId: z.string(),
-  key: z.string().nullable(),
+const wizardEntry = storedEntry.extend({
   scope: z.literal('widget'),
   type: z.enum(['graph_wizard_node', 'table_wizard_node', 'ymap_wizard_node', 'metric_wizard_node', 'markup_wizard_node', 'timeseries_wizard_node', 'd3_wizard_node']).optional(),
-  revId: z.string(),
-  savedId: z.string(),
-  publishedId: z.string().nullable(),
-  workbookId: z.string().nullable(),
-  tenantId: z.string(),
-  createdAt: z.string(),
-  createdBy: z.string(),
-  updatedAt: z.string(),
-  updatedBy: z.string(),
-  hidden: z.boolean(),
-  public: z.boolean(),
-  meta: record.nullable(),
-  links: z.record(z.string(), z.string()).nullable().optional(),
-  annotation: answer({ description: z.string().optional() }).nullable().optional(),
   data: wizardDocument,
   version: z.literal(1),
   apiVersion: apiVersionStamp,
