@@ -3,10 +3,11 @@
 
 import { readFileSync } from 'node:fs';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { ConfigError } from '../config/load.js';
+import { ConfigError, loadConfigFile } from '../config/load.js';
 import { ContractError } from '../core/contract/load.js';
 import { startReferenceBackendFromEnv } from '../reference-backend/index.js';
 import { runCheckConfig } from './check-config.js';
+import { NginxFrontError, nginxFront } from './nginx-front.js';
 import { type Output, runCheckContract, runTranslate } from './contract-commands.js';
 import { tuneHeap } from './heap.js';
 import { createLogger, logLevelProblem } from './logger.js';
@@ -37,6 +38,8 @@ commands:
   check-contract            check the API contract against the versioning rules
   translate --from N --method M [--body JSON] [--config FILE] [--upstream URL]
                             print the latest-version body for an old body
+  nginx-front [--config FILE] [--gateway URL] [--listen PORT]
+                            print an nginx front: web traffic straight to the upstream, /rpc/ to the gateway
 
 Every command takes --help and --version. ${EXIT_CODES}.
 
@@ -207,6 +210,43 @@ options:
         if (e instanceof ConfigError) {
           io.err(`${NAME} translate: ${e.line}`);
           return 2;
+        }
+        throw e;
+      }
+    },
+  },
+  'nginx-front': {
+    usage: `usage: ${NAME} nginx-front [--config FILE] [--gateway URL] [--listen PORT]
+
+Prints an nginx configuration for the http {} context, made from the config file: nginx sends /rpc/ (every
+spelling), the gateway's own routes, passthrough.exclude's prefixes and every request-target or Connection
+header it cannot prove harmless to the gateway, and plain web traffic straight to upstream.url with the
+pass-through's header rules (gateway-owned and hop-by-hop headers cleared, "_" names dropped, X-Forwarded-*
+and X-Request-Id set). Needs a real upstream and pass-through on.
+
+options:
+  --config FILE    the config file (default: GATEWAY_CONFIG, else config/gateway.yaml)
+  --gateway URL    where nginx reaches the gateway's public listener (default http://127.0.0.1:<listen.port>)
+  --listen PORT    nginx's listen parameter, a port or address:port (default 80)`,
+    options: { config: { type: 'string' }, gateway: { type: 'string' }, listen: { type: 'string' } },
+    positionals: 0,
+    async run(io, values) {
+      const gateway = values.gateway as string | undefined;
+      if (gateway !== undefined && !/^https?:\/\/[^/?#]+\/?$/.test(gateway)) throw new UsageError(`--gateway: ${JSON.stringify(gateway)} is not an http(s) origin such as http://gateway:8080`);
+      const listen = (values.listen as string | undefined) ?? '80';
+      if (!/^(?:[A-Za-z0-9.-]+:|\[[0-9A-Fa-f:.]+\]:)?[0-9]{1,5}$/.test(listen)) throw new UsageError(`--listen: ${JSON.stringify(listen)} is not a port or address:port`);
+      try {
+        const { config } = loadConfigFile(configOf(values));
+        io.out(nginxFront(config, { gateway: new URL(gateway ?? `http://127.0.0.1:${config.listen.port}`), listen }).trimEnd());
+        return 0;
+      } catch (e) {
+        if (e instanceof ConfigError) {
+          io.err(`${NAME} nginx-front: ${e.line}`);
+          return 2;
+        }
+        if (e instanceof NginxFrontError) {
+          io.err(`${NAME} nginx-front: ${e.message}`);
+          return 1;
         }
         throw e;
       }
