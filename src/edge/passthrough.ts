@@ -66,8 +66,10 @@ type Carrying = IncomingMessage & { [passage]?: Passage };
  */
 function upstreamHeaders(req: IncomingMessage, requestId: string, upgrade: boolean): IncomingHttpHeaders {
   const out: IncomingHttpHeaders = forwardableHeaders(req.headers);
-  // The body streams as the client framed it: its validated Content-Length (or chunked without one).
+  // The body streams as the client framed and encoded it: its validated Content-Length (or chunked without one)
+  // and its Content-Encoding (only /rpc decodes bodies).
   if (req.headers['content-length'] !== undefined) out['content-length'] = req.headers['content-length'];
+  if (req.headers['content-encoding'] !== undefined) out['content-encoding'] = req.headers['content-encoding'];
   if (upgrade) {
     out.connection = 'upgrade';
     out.upgrade = req.headers.upgrade;
