@@ -231,6 +231,7 @@ const ROW_ORDER = [
   'cmp-v1-create',
   'bare-get',
   'gw-passthrough-get',
+  'cmp-passthrough-get',
   'nginx-front-get',
   'bare-page',
   'gw-v1-page',
@@ -308,7 +309,7 @@ function makeTargets(
     },
     {
       name: 'gw-passthrough-get',
-      description: 'gateway pass-through (http-proxy-middleware): GET /ping',
+      description: 'gateway pass-through: GET /ping',
       url: `${urls.gateway}/ping`,
       headers: PLAIN_HEADERS,
       body: '',
@@ -331,8 +332,8 @@ function makeTargets(
   );
   const compare = urls.compare;
   if (compare) {
-    // The --compare checkout's gateway doing the first three gateway rows' requests.
-    for (const name of ['gw-latest', 'gw-v1-create', 'gw-v1-get']) {
+    // The --compare checkout's gateway doing the first three gateway rows' requests, and the web pass-through's.
+    for (const name of ['gw-latest', 'gw-v1-create', 'gw-v1-get', 'gw-passthrough-get']) {
       const t = targets.find((x) => x.name === name) as Target;
       targets.push({ ...t, name: name.replace(/^gw-/, 'cmp-'), description: `--compare: ${t.description}`, url: t.url.replace(urls.gateway, compare) });
     }
@@ -415,6 +416,7 @@ async function smokeCheck(targets: Target[], reportId: string, pageEntries: stri
         break;
       case 'bare-get':
       case 'gw-passthrough-get':
+      case 'cmp-passthrough-get':
       case 'nginx-front-get':
         if (json?.apiVersion !== HEAD) fail('expected the backend\'s /ping answer');
         break;
@@ -693,7 +695,7 @@ async function main(): Promise<void> {
 
   // Each gateway row is compared with the bare proxy doing the same backend work.
   const floorOf = (name: string) =>
-    name === 'gw-dash-v2-translated' || name === 'cmp-dash-v2-translated' ? 'gw-dash-v3-streamed' : name === 'gw-dash-v3-streamed' || name === 'bare-dash' ? 'bare-dash' : name === 'gw-v1-create' || name === 'cmp-v1-create' ? 'bare-create' : name.startsWith('gw-v1-page') ? 'bare-page' : name === 'gw-passthrough-get' || name === 'nginx-front-get' ? 'bare-get' : 'bare-proxy';
+    name === 'gw-dash-v2-translated' || name === 'cmp-dash-v2-translated' ? 'gw-dash-v3-streamed' : name === 'gw-dash-v3-streamed' || name === 'bare-dash' ? 'bare-dash' : name === 'gw-v1-create' || name === 'cmp-v1-create' ? 'bare-create' : name.startsWith('gw-v1-page') ? 'bare-page' : name === 'gw-passthrough-get' || name === 'cmp-passthrough-get' || name === 'nginx-front-get' ? 'bare-get' : 'bare-proxy';
   // --- the table of the throughput rounds (alone with --only)
   const throughputTable = () => {
     log(`throughput: ${CONNECTIONS} connections, medians of ${ROUNDS} round(s) of ${DURATION_S} s`);
