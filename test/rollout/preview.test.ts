@@ -27,7 +27,7 @@ const CRED_ID = `cred:${createHash('sha256').update(CREDENTIAL).digest('hex').sl
 
 const calendar = contractCalendar({ first: '2030-01-01', head: RELEASE, supportWindowDays: 365 });
 /** The calendar with the head's preview list. */
-const lifecycle = (preview: unknown[]) => ({
+const lifecycle = (preview: string[]) => ({
   ...calendar,
   versions: calendar.versions.map((v) => (v.version === HEAD ? { ...v, preview } : v)),
 });
@@ -59,7 +59,7 @@ describe('before the release date', () => {
 
   it('serves the head to a listed credential (by its hash), whatever org it names, and counts it under the hash', async () => {
     const before = await previewCount(CRED_ID);
-    for (const headers of [{ authorization: CREDENTIAL }, { authorization: CREDENTIAL, 'x-dl-org-id': 'some-other-org' }]) {
+    for (const headers of [{ authorization: CREDENTIAL }, { authorization: CREDENTIAL, 'x-dl-org-id': 'some-other-org' }] as Record<string, string>[]) {
       const res = await getWorkbook(String(HEAD), headers);
       expect(res.status, JSON.stringify(res.body)).toBe(200);
     }
@@ -93,7 +93,7 @@ describe('from the release date', () => {
     stack.setNow(AFTER);
     try {
       const before = await previewCount('org:acme-migrators');
-      for (const headers of [{ 'x-dl-org-id': 'acme-migrators' }, { 'x-dl-org-id': 'acme' }, {}]) {
+      for (const headers of [{ 'x-dl-org-id': 'acme-migrators' }, { 'x-dl-org-id': 'acme' }, {}] as Record<string, string>[]) {
         const res = await getWorkbook(String(HEAD), headers);
         expect(res.status).toBe(200);
       }
@@ -105,7 +105,7 @@ describe('from the release date', () => {
 });
 
 describe('the preview list in the config', () => {
-  const problems = (preview: unknown[]): string[] => {
+  const problems = (preview: string[]): string[] => {
     try {
       parseConfig({ upstream: { url: 'http://127.0.0.1:1' }, lifecycle: lifecycle(preview) });
       return [];
