@@ -12,7 +12,7 @@ import { runCli } from '../../src/cli/commands.js';
 import { ConfigError, parseConfig } from '../../src/config/load.js';
 import { HEAD, contractCalendar } from '../helpers/calendar.js';
 import { expectProblem } from '../helpers/http.js';
-import { sampleValue } from '../helpers/serve-process.js';
+import { memoryLog, sampleValue } from '../helpers/serve-process.js';
 import { type Stack, rpc, startStack } from '../helpers/stack.js';
 
 const DAY_MS = 86_400_000;
@@ -32,11 +32,12 @@ const lifecycle = (preview: string[]) => ({
   versions: calendar.versions.map((v) => (v.version === HEAD ? { ...v, preview } : v)),
 });
 
+const log = memoryLog();
 let stack: Stack;
 /** A workbook saved by a client of the released version, so that every version can read it. */
 let workbookId: string;
 beforeAll(async () => {
-  stack = await startStack({ now: BEFORE, config: { lifecycle: lifecycle(['org:acme-migrators', CRED_ID]) } });
+  stack = await startStack({ now: BEFORE, logger: log.logger, config: { lifecycle: lifecycle(['org:acme-migrators', CRED_ID]) } });
   const created = await rpc(stack.url, 'createWorkbook', { collectionId: null, title: 'Preview', description: '' }, 'latest');
   expect(created.status, JSON.stringify(created.body)).toBe(200);
   workbookId = created.body.workbookId;
@@ -55,6 +56,8 @@ describe('before the release date', () => {
     expect(res.headers.get('x-dl-api-version')).toBe(String(HEAD));
     expect(res.headers.get('deprecation')).toBeNull();
     expect(await previewCount('org:acme-migrators')).toBe(before + 1);
+    const line = await log.waitFor((e) => e.msg === 'request' && e.requestId === res.headers.get('x-request-id'), 'the request line');
+    expect(line).toMatchObject({ version: HEAD, preview: 'org:acme-migrators' });
   });
 
   it('serves the head to a listed credential (by its hash), whatever org it names, and counts it under the hash', async () => {
