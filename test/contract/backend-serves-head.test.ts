@@ -1,8 +1,8 @@
 // The reference backend serves every method of the contract's head: for each head method, bodies generated from its
 // head request schema reach a handler that takes them. A declared change at the head (a renamed method or field) that
-// the backend was not taught fails here, not in production: no 404 ENDPOINT_NOT_FOUND, no VALIDATION_ERROR for a body
-// the head schema accepts, no INTERNAL_ERROR, and a NOT_FOUND names something the body sent (a handler that reads a
-// field the body does not have finds nothing by `undefined`). The last test proves the check fails on such a contract.
+// the backend was not taught fails here, not in production: no 404 ENDPOINT_NOT_FOUND, no VALIDATION_ERROR over which
+// fields exist, no 5xx, and a NOT_FOUND names something the body sent (a handler that reads a field the body does not
+// have finds nothing by `undefined`). The last tests prove the check fails on such contracts.
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -31,13 +31,15 @@ interface Answer {
   readonly body: { code?: string; message?: string; details?: Record<string, unknown> };
 }
 
-/** The body without the key the generator adds where a schema keeps unknown keys: only what the head declares is checked. */
+/** The key the generator adds where a schema keeps unknown keys. */
+const UNNAMED = 'x_unnamed_field';
+
+/** The body without UNNAMED: only what the head declares is checked. */
 function declaredOnly(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(declaredOnly);
   if (!value || typeof value !== 'object') return value;
   return Object.fromEntries(Object.entries(value).filter(([k]) => k !== UNNAMED).map(([k, v]) => [k, declaredOnly(v)]));
 }
-const UNNAMED = 'x_unnamed_field';
 
 /**
  * A refusal that shows the backend and the head disagree on the fields themselves: a field the head declares that the
