@@ -56,6 +56,9 @@ export const DEFAULTS = {
   readinessTimeoutMs: 2_000,
 } as const;
 
+/** A preview client: an org id (as x-dl-org-id accepts it) or the first 12 hex digits of sha256(credential), as in the metrics. */
+const PREVIEW_CLIENT = /^(?:org:[A-Za-z0-9._:-]{1,64}|cred:[0-9a-f]{12})$/;
+
 const brownoutWindow = z
   .strictObject({ start: instant, end: instant })
   .refine((w) => w.end.getTime() > w.start.getTime(), { message: 'a brownout must end after it starts' });
@@ -92,6 +95,17 @@ const versionPlan = z.strictObject({
   brownouts: z.array(brownoutWindow).default([]),
   /** Share (0..1) of this version's requests refused with 410 while it is deprecated. */
   brownoutShare: z.number().min(0).max(1).default(0),
+  /**
+   * Clients that may call this version before its release date (to test their migration), named as the metrics name
+   * them: `org:<x-dl-org-id>` or `cred:<12 hex of sha256(credential)>`, so that no credential is written in the config.
+   */
+  preview: z
+    .array(
+      z.string().regex(PREVIEW_CLIENT, {
+        error: (issue) => `a client as the metrics name it: org:<x-dl-org-id> or cred:<the 12 hex digits the metrics show> (got ${JSON.stringify(String(issue.input).slice(0, 80))})`,
+      }),
+    )
+    .default([]),
 });
 
 export const configSchema = z.strictObject({

@@ -47,6 +47,8 @@ interface RequestLog {
   known?: boolean;
   version?: number;
   deprecated?: boolean;
+  /** The preview client (as the calendar lists it) let into an unreleased version. */
+  preview?: string;
   status?: number;
   durationMs?: number;
   upstreamMs?: number;
@@ -132,9 +134,10 @@ class RpcCall implements Exchange {
   private resolve(method: string): MethodPlan {
     const { rt, log } = this;
     const now = rt.clock();
-    const resolved = resolveVersion(this.req.headers['x-dl-api-version'], rt.calendar, now, Math.random());
+    const resolved = resolveVersion(this.req.headers['x-dl-api-version'], rt.calendar, now, Math.random(), this.caller);
     log.version = resolved.version;
     log.deprecated = resolved.deprecated;
+    if (resolved.preview !== undefined) log.preview = resolved.preview;
     this.lifecycle = setClientVersion(this.res, resolved.version, resolved.deprecated ? resolved.entry : undefined, now);
     const plan = requirePlan(rt.plans, rt.contract, resolved.version, method);
     if (plan.unservable) throw new GatewayError('VERSION_TRANSLATION_FAILED', plan.unservable, { method, field: null });
@@ -366,6 +369,7 @@ class RpcCall implements Exchange {
       error: log.error,
       deprecated: log.deprecated ?? false,
       client: log.client,
+      preview: log.preview,
     });
   }
 }
