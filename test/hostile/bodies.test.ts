@@ -118,7 +118,7 @@ describe('empty and non-object bodies', () => {
     it.each(scalars)(`refuses the JSON value %s as a v1 ${method} body with 400 VALIDATION_ERROR at the root`, async (body) => {
       const { res, seen } = await exchange([post(`/rpc/${method}`, body, rpcHeaders('1'))]);
       const details = expectProblem(res!, 400, 'VALIDATION_ERROR');
-      expect(details.issues).toEqual([expect.objectContaining({ path: '' })]);
+      expect(details).toEqual([expect.objectContaining({ code: 'invalid_type', expected: 'object', path: [] })]);
       expect(seen).toEqual([]);
     });
   }
@@ -398,7 +398,7 @@ describe('deep nesting and many keys', () => {
   const deepObject = (n: number) => '{"a":'.repeat(n) + '1' + '}'.repeat(n);
   const tooDeep = (res: Parameters<typeof expectProblem>[0]) => {
     const details = expectProblem(res, 400, 'VALIDATION_ERROR');
-    expect(details.issues).toEqual([expect.objectContaining({ code: 'too_deep' })]);
+    expect(details).toEqual([expect.objectContaining({ code: 'custom', path: [], params: expect.objectContaining({ reason: 'too_deep' }) })]);
   };
 
   it.each([
@@ -449,10 +449,11 @@ describe('deep nesting and many keys', () => {
     expect(Buffer.byteLength(body)).toBeLessThanOrEqual(HOSTILE_LIMITS.bodyBytes);
     const { res, seen } = await exchange([post('/rpc/createReport', body, rpcHeaders('1'))]);
     const details = expectProblem(res!, 400, 'VALIDATION_ERROR');
-    // The missing key first, then the unknown fields (report methods refuse them), capped at 50 issues.
-    expect(details.issues[0]).toEqual(expect.objectContaining({ path: 'key' }));
-    expect(details.issues).toHaveLength(50);
-    expect(details.issues.slice(1).every((i: { code: string }) => i.code === 'unrecognized_keys')).toBe(true);
+    // The missing key first, then one issue for the unknown fields (report methods refuse them), naming at most 50.
+    expect(details).toHaveLength(2);
+    expect(details[0]).toEqual(expect.objectContaining({ code: 'invalid_type', path: ['key'] }));
+    expect(details[1]).toEqual(expect.objectContaining({ code: 'unrecognized_keys', path: [], message: expect.stringMatching(/ and 250 more$/) }));
+    expect(details[1].keys).toHaveLength(50);
     expect(seen).toEqual([]);
   });
 
@@ -461,8 +462,8 @@ describe('deep nesting and many keys', () => {
     expect(Buffer.byteLength(body)).toBeLessThanOrEqual(HOSTILE_LIMITS.bodyBytes);
     const { res, seen } = await exchange([post('/rpc/getEntries', body, rpcHeaders('1'))]);
     const details = expectProblem(res!, 400, 'VALIDATION_ERROR');
-    expect(details.issues.length).toBeGreaterThan(0);
-    expect(details.issues.length).toBeLessThanOrEqual(50);
+    expect(details.length).toBeGreaterThan(0);
+    expect(details.length).toBeLessThanOrEqual(50);
     expect(seen).toEqual([]);
   });
 
@@ -472,8 +473,8 @@ describe('deep nesting and many keys', () => {
       const body = JSON.stringify({ reportId, ...manyKeys(300) });
       const { res, seen } = await exchange([post('/rpc/getReport', body, rpcHeaders(version))]);
       const details = expectProblem(res!, 400, 'VALIDATION_ERROR');
-      expect(details.issues).toHaveLength(50);
-      expect(details.issues[0]).toEqual(expect.objectContaining({ code: 'unrecognized_keys' }));
+      expect(details).toEqual([expect.objectContaining({ code: 'unrecognized_keys', path: [], message: expect.stringMatching(/ and 250 more$/) })]);
+      expect(details[0].keys).toHaveLength(50);
       expect(seen).toEqual([]);
     });
   }
@@ -501,7 +502,8 @@ describe('prototype-polluting keys', () => {
       const body = version === '2' && method === 'createReport' ? raw.replace('"key":"reports/sales/proto"', '"workbookId":"wb_demo_sales"') : raw;
       const { res, seen } = await exchange([post(`/rpc/${method}`, body, rpcHeaders(version))]);
       const details = expectProblem(res!, 400, 'VALIDATION_ERROR');
-      expect(details.issues).toEqual([expect.objectContaining({ code: 'forbidden_key' })]);
+      expect(details).toEqual([expect.objectContaining({ code: 'custom', params: { reason: 'forbidden_key' } })]);
+      expect(['__proto__', 'prototype']).toContain(details[0].path.at(-1));
       expect(seen).toEqual([]);
       expect(({} as Record<string, unknown>).polluted).toBeUndefined();
       expect(({} as Record<string, unknown>).isAdmin).toBeUndefined();
