@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { Json, MigrationContext } from '../../src/core/contract/types.js';
-import { BackendCallError, GatewayError } from '../../src/core/errors.js';
+import { BackendCallError, GatewayError, type ValidationIssue } from '../../src/core/errors.js';
 import { guardObjects, translateRequest, translateResponse, validateRequest } from '../../src/core/translate/engine.js';
 import { collect, deleteAt, getAt, isJsonObject, setAt, splitPath } from '../../src/core/translate/paths.js';
 import type { MethodPlan } from '../../src/core/translate/plan.js';
@@ -151,7 +151,7 @@ describe('validateRequest', () => {
   it('reports at most 50 issues', async () => {
     const tags = Array.from({ length: 60 }, (_, i) => i);
     const e = await refusal(() => validateRequest(plan(), { name: 'n', tags }));
-    const issues = e.details as { path: unknown[] }[];
+    const issues = e.details as readonly ValidationIssue[];
     expect(issues).toHaveLength(50);
     expect(issues[0]?.path).toEqual(['tags', 0]);
     expect(issues[49]?.path).toEqual(['tags', 49]);
