@@ -255,7 +255,7 @@ describe('requests hidden in the body of a refused request', () => {
   // written inside it is never parsed, and the properly framed request after it is served on the same connection.
   const refusals: [string, string, [string, string][], number][] = [
     ['an unknown path (404)', '/rpc/noSuchMethod', [['x-dl-api-version', '1']], 404],
-    ['a malformed version (400)', '/rpc/getReport', [['x-dl-api-version', '1.0']], 400],
+    ['a malformed version (400)', '/rpc/getReport', [['x-dl-api-version', '1e0']], 400],
     ['a missing version (400)', '/rpc/getReport', [], 400],
     ['a text/plain body (415)', '/rpc/getReport', [['x-dl-api-version', '1'], ['content-type', 'text/plain']], 415],
     ['a body that is not JSON (400)', '/rpc/getReport', [['x-dl-api-version', '2']], 400],
