@@ -157,7 +157,7 @@ describe('resolveVersion', () => {
 
   it('refuses a malformed header and echoes what it received', () => {
     const e = refusal(() => resolveVersion('v2', cal(), now));
-    expect(e.message).toMatch(/positive integer without sign or leading zeros, or exactly "latest"/);
+    expect(e.message).toMatch(/positive whole number in decimal \(1, 01 and 1\.0 all name version 1\), or exactly "latest"/);
     expect(e.details).toEqual({ reason: 'malformed', received: 'v2', supported: [2, 3], latest: 3 });
   });
 
