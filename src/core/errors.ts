@@ -52,6 +52,9 @@ export interface ValidationIssue {
 /** A VALIDATION_ERROR's details are its issues (an array, as real DataLens answers); every other code's, an object. */
 export type ErrorDetails = Readonly<Record<string, unknown>> | readonly ValidationIssue[];
 
+/** Every code but VALIDATION_ERROR: the codes whose details are an object. */
+export type OtherCode = Exclude<ErrorCode, 'VALIDATION_ERROR'>;
+
 export const isIssueList = (details: ErrorDetails): details is readonly ValidationIssue[] => Array.isArray(details);
 
 /** A refusal the gateway means to give: a catalogue code, a human sentence, typed details. */
@@ -61,11 +64,14 @@ export class GatewayError extends Error {
   /** The status when it is not the catalogue's: UPSTREAM_ERROR keeps the backend's. */
   private readonly statusOverride: number | undefined;
 
-  constructor(code: ErrorCode, detail: string, details: ErrorDetails = {}, status?: number) {
+  // The types keep the two shapes apart: issues for VALIDATION_ERROR, an object for every other code.
+  constructor(code: 'VALIDATION_ERROR', detail: string, issues?: readonly ValidationIssue[]);
+  constructor(code: OtherCode, detail: string, details?: Readonly<Record<string, unknown>>, status?: number);
+  constructor(code: ErrorCode, detail: string, details?: ErrorDetails, status?: number) {
     super(detail);
     this.name = 'GatewayError';
     this.code = code;
-    this.details = details;
+    this.details = details ?? (code === 'VALIDATION_ERROR' ? [] : {});
     this.statusOverride = status;
   }
 
