@@ -38,6 +38,30 @@ describe('toValidationIssues', () => {
     expect(issue!.message).toMatch(/^Unrecognized keys: "k0", "k1", .*"k49" and 250 more$/);
   });
 
+  it(`keeps zod's own message when an issue names exactly ${MAX_KEYS} unknown keys`, () => {
+    const body = Object.fromEntries(Array.from({ length: MAX_KEYS }, (_, i) => [`k${i}`, 0]));
+    const [issue] = issuesOf(z.strictObject({}), body);
+    expect(issue!.keys).toHaveLength(MAX_KEYS);
+    expect(issue!.message).toBe(`Unrecognized keys: ${Object.keys(body).map((k) => `"${k}"`).join(', ')}`);
+  });
+
+  it('keeps the issues nested in a record key\'s and a map element\'s refusal, within the same budget', () => {
+    const [key] = issuesOf(z.record(z.string().min(3), z.number()), { ab: 1 });
+    expect(key).toMatchObject({ code: 'invalid_key', path: ['ab'], issues: [expect.objectContaining({ code: 'too_small', minimum: 3 })] });
+    const [, element] = issuesOf(z.map(z.string(), z.number()), new Map([[{}, 'x']]));
+    expect(element).toMatchObject({ code: 'invalid_element', issues: [expect.objectContaining({ code: 'invalid_type', expected: 'number' })] });
+    const many = Object.fromEntries(Array.from({ length: MAX_ISSUES }, (_, i) => [`k${i}`, 1]));
+    const keys = issuesOf(z.record(z.string().min(5), z.number()), many);
+    expect(keys.length + keys.flatMap((k) => k.issues as unknown[]).length).toBe(MAX_ISSUES);
+  });
+
+  it('leaves out fields that are undefined and writes every path step a symbol could be as a string', () => {
+    const step = Symbol('s');
+    const [issue] = toValidationIssues([{ code: 'custom', path: [step, 0, 'a'], message: 'm', params: undefined, input: 1 }]);
+    expect(Object.keys(issue!)).toEqual(['code', 'path', 'message']);
+    expect(issue!.path).toEqual(['Symbol(s)', 0, 'a']);
+  });
+
   it(`counts a union's nested issues against the same ${MAX_ISSUES}`, () => {
     const branch = z.object(Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`f${i}`, z.string()])));
     const schema = z.object({ u: z.union([branch, branch.extend({ g: z.number() })]) });
@@ -47,9 +71,10 @@ describe('toValidationIssues', () => {
     expect(1 + nested.length).toBe(MAX_ISSUES);
   });
 
-  it('writes a bigint bound as its decimal string, so the answer is JSON', () => {
-    const issues = issuesOf(z.object({ n: z.bigint().max(10n) }), { n: 11n });
+  it('writes a bigint, as a bound or among the allowed values, as its decimal string, so the answer is JSON', () => {
+    const issues = issuesOf(z.object({ n: z.bigint().max(10n), l: z.literal(7n) }), { n: 11n, l: 8n });
     expect(issues[0]).toMatchObject({ code: 'too_big', maximum: '10', path: ['n'] });
+    expect(issues[1]).toMatchObject({ code: 'invalid_value', values: ['7'], path: ['l'] });
     expect(() => JSON.stringify(issues)).not.toThrow();
   });
 });
