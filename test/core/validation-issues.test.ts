@@ -48,8 +48,11 @@ describe('toValidationIssues', () => {
   it('keeps the issues nested in a record key\'s and a map element\'s refusal, within the same budget', () => {
     const [key] = issuesOf(z.record(z.string().min(3), z.number()), { ab: 1 });
     expect(key).toMatchObject({ code: 'invalid_key', path: ['ab'], issues: [expect.objectContaining({ code: 'too_small', minimum: 3 })] });
-    const [, element] = issuesOf(z.map(z.string(), z.number()), new Map([[{}, 'x']]));
+    const parsed = z.map(z.string(), z.number()).safeParse(new Map([[{}, 'x']]), { reportInput: true });
+    const [, element] = toValidationIssues(parsed.error!.issues);
     expect(element).toMatchObject({ code: 'invalid_element', issues: [expect.objectContaining({ code: 'invalid_type', expected: 'number' })] });
+    // Copied as the top-level ones are: the nested value is not echoed either.
+    expect(element!.issues as object[]).toEqual([expect.not.objectContaining({ input: 'x' })]);
     const many = Object.fromEntries(Array.from({ length: MAX_ISSUES }, (_, i) => [`k${i}`, 1]));
     const keys = issuesOf(z.record(z.string().min(5), z.number()), many);
     expect(keys.length + keys.flatMap((k) => k.issues as unknown[]).length).toBe(MAX_ISSUES);
