@@ -137,6 +137,14 @@ describe('validateRequest', () => {
     ]);
   });
 
+  it('refuses a non-object that a loose request schema lets through, so no migration is handed one', async () => {
+    const loose = plan({ spec: { request: z.unknown(), response: z.object({}) } });
+    const e = await refusal(() => validateRequest(loose, [1]));
+    expect(e.code).toBe('VALIDATION_ERROR');
+    expect(e.message).toBe('the request body must be a JSON object');
+    expect(e.details).toEqual([{ expected: 'object', code: 'invalid_type', path: [], message: 'Invalid input: expected object' }]);
+  });
+
   it('refuses invalid arguments with the array of zod 4 issues, each `path` an array of keys and indexes', async () => {
     const e = await refusal(() => validateRequest(plan(), { size: 'big', tags: ['a', 2] }));
     expect(e.code).toBe('VALIDATION_ERROR');
