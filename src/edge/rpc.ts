@@ -4,7 +4,7 @@
 // metrics record what the client got: 499 only when the client left first.
 
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
-import { BackendCallError, GatewayError, isGatewayError } from '../core/errors.js';
+import { BackendCallError, GatewayError, isGatewayError, isIssueList } from '../core/errors.js';
 import type { Json } from '../core/contract/types.js';
 import { findEntry } from '../core/lifecycle/calendar.js';
 import type { LifecycleHeaders } from '../core/lifecycle/headers.js';
@@ -328,11 +328,13 @@ class RpcCall implements Exchange {
 
   /** A 410 still says which version it is about, its dates and guide, and (in a brownout window) when to retry. */
   private sunsetHeaders(error: GatewayError): void {
-    const { version, brownoutEnds } = error.details;
+    const { details } = error;
+    if (isIssueList(details)) return;
+    const { version, brownoutEnds } = details;
     if (typeof version !== 'number') return;
     // Sunset and brownout refusals still count against their version (and, in a brownout, its client).
     this.log.version = version;
-    this.log.deprecated = error.details.brownout === true;
+    this.log.deprecated = details.brownout === true;
     const now = this.rt.clock();
     this.lifecycle = setClientVersion(this.res, version, findEntry(this.rt.calendar, version), now);
     if (typeof brownoutEnds === 'string') {

@@ -33,6 +33,19 @@ function hoist(schema: JsonSchema, prefix: string, components: Record<string, un
   return { $ref: `#/components/schemas/${prefix}` };
 }
 
+/** One issue of a VALIDATION_ERROR: zod 4's issue object, which real DataLens answers as it is. */
+const VALIDATION_ISSUE_SCHEMA = {
+  type: 'object',
+  description:
+    "Why the body was refused, as zod 4 reports it: `code` (invalid_type, unrecognized_keys, too_small, invalid_union, custom, …), `path` from the body's root (`[]` for the root itself), `message`, and the code's own fields (`expected`, `keys`, `minimum`, …).",
+  required: ['code', 'path', 'message'],
+  properties: {
+    code: { type: 'string' },
+    path: { type: 'array', items: { type: ['string', 'integer'] } },
+    message: { type: 'string' },
+  },
+};
+
 const PROBLEM_SCHEMA = {
   type: 'object',
   description: "The gateway's error body (RFC 9457 problem details plus the DataLens fields); `code` is stable, match on it.",
@@ -43,10 +56,18 @@ const PROBLEM_SCHEMA = {
     status: { type: 'integer' },
     detail: { type: 'string' },
     code: { type: 'string', enum: Object.keys(ERROR_CATALOGUE) },
-    message: { type: 'string', description: 'Equals `detail`.' },
+    message: { type: 'string', description: "Real DataLens's fixed sentence for the code where it has one (`Validation error`, …); otherwise equals `detail`." },
     requestId: { type: ['string', 'null'], description: 'Equals the x-request-id header of the answer.' },
-    details: { type: 'object' },
+    details: {
+      type: ['object', 'array'],
+      description: 'An object of facts about the refusal; for VALIDATION_ERROR, the array of issues, as real DataLens answers it.',
+      items: { $ref: '#/components/schemas/ValidationIssue' },
+    },
   },
+  // Which of the two `details` shapes a code has.
+  if: { properties: { code: { const: 'VALIDATION_ERROR' } } },
+  then: { properties: { details: { type: 'array' } } },
+  else: { properties: { details: { type: 'object' } } },
 };
 
 /** The backend's own refusals pass through with its body: DataLens clients read code, message and details. */
@@ -108,7 +129,7 @@ export function openApiFor(
 ): OpenApiDocument {
   const spec = contract.byVersion.get(version);
   if (!spec) throw new Error(`no API version ${version}`);
-  const schemas: Record<string, unknown> = { Problem: PROBLEM_SCHEMA, BackendError: BACKEND_ERROR_SCHEMA };
+  const schemas: Record<string, unknown> = { Problem: PROBLEM_SCHEMA, ValidationIssue: VALIDATION_ISSUE_SCHEMA, BackendError: BACKEND_ERROR_SCHEMA };
   const paths: Record<string, unknown> = {};
   const families = new Map<string, Family>();
   const errors: Record<string, unknown> = {};

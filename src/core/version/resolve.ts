@@ -19,7 +19,7 @@ export interface PreviewCaller {
 
 const REASONS = {
   missing: 'the x-dl-api-version header is required',
-  malformed: 'x-dl-api-version must be a positive integer without sign or leading zeros, or exactly "latest"',
+  malformed: 'x-dl-api-version must be a positive whole number in decimal (1, 01 and 1.0 all name version 1), or exactly "latest"',
   multiple: 'x-dl-api-version must be sent once, with a single value',
   unknown: 'no such API version',
   unreleased: 'this API version is not released yet',
