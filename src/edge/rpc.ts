@@ -29,7 +29,7 @@ import { sendProblem } from './problem.js';
 import type { Exchange } from './proxy.js';
 import type { Runtime } from './generation.js';
 import type { Unanswered } from './unanswered.js';
-import { setBackendVersion, setClientVersion } from './version-headers.js';
+import { setBackendVersion, setClientVersion, setVersionLists } from './version-headers.js';
 
 // Method names route the request and build the upstream path: a strict allow-list shape.
 const RPC_PATH = /^\/rpc\/([A-Za-z][A-Za-z0-9_]{0,63})$/;
@@ -92,6 +92,7 @@ class RpcCall implements Exchange {
   ) {
     this.requestId = requestIdOf(req.headers);
     res.setHeader('x-request-id', this.requestId);
+    setVersionLists(res, rt.calendar, rt.clock());
     this.log = { requestId: this.requestId, versionAsked: req.headers['x-dl-api-version'], client: '' };
     this.caller = new Caller(req.headers);
     this.done = rt.track();
@@ -135,7 +136,7 @@ class RpcCall implements Exchange {
     const resolved = resolveVersion(this.req.headers['x-dl-api-version'], rt.calendar, now, Math.random());
     log.version = resolved.version;
     log.deprecated = resolved.deprecated;
-    this.lifecycle = setClientVersion(this.res, resolved.version, resolved.deprecated ? resolved.entry : undefined, now);
+    this.lifecycle = setClientVersion(this.res, resolved.version, resolved.deprecated ? resolved.entry : undefined, now, rt.calendar, rt.config.routes.prefix);
     const plan = requirePlan(rt.plans, rt.contract, resolved.version, method);
     if (plan.unservable) throw new GatewayError('VERSION_TRANSLATION_FAILED', plan.unservable, { method, field: null });
     return plan;
@@ -331,7 +332,7 @@ class RpcCall implements Exchange {
     this.log.version = version;
     this.log.deprecated = error.details.brownout === true;
     const now = this.rt.clock();
-    this.lifecycle = setClientVersion(this.res, version, findEntry(this.rt.calendar, version), now);
+    this.lifecycle = setClientVersion(this.res, version, findEntry(this.rt.calendar, version), now, this.rt.calendar, this.rt.config.routes.prefix);
     if (typeof brownoutEnds === 'string') {
       this.res.setHeader('retry-after', String(Math.max(1, Math.ceil((Date.parse(brownoutEnds) - now.getTime()) / 1000))));
     }
