@@ -1,4 +1,4 @@
-// The commands (node:util parseArgs): serve, backend, check-config, check-contract, translate, with --help and
+// The commands (node:util parseArgs): serve, backend, check-config, check-contract, translate, impact, with --help and
 // --version each. Exit codes: 0 ok, 1 a check failed, 2 bad arguments or a config/environment serve cannot start with.
 
 import { readFileSync } from 'node:fs';
@@ -9,6 +9,7 @@ import { startReferenceBackendFromEnv } from '../reference-backend/index.js';
 import { runCheckConfig } from './check-config.js';
 import { type Output, runCheckContract, runTranslate } from './contract-commands.js';
 import { tuneHeap } from './heap.js';
+import { runImpact } from './impact.js';
 import { createLogger, logLevelProblem } from './logger.js';
 import { DEFAULT_CONFIG, StartupError, serve } from './serve.js';
 import { versionNumberIn } from '../core/version/number.js';
@@ -37,6 +38,8 @@ commands:
   check-contract            check the API contract against the versioning rules
   translate --from N --method M [--body JSON] [--config FILE] [--upstream URL]
                             print the latest-version body for an old body
+  impact [--admin URL] [--client C] [--api-version N] [--method M] [--json]
+                            print a running gateway's per-client impact report
 
 Every command takes --help and --version. ${EXIT_CODES}.
 
@@ -210,6 +213,38 @@ options:
         }
         throw e;
       }
+    },
+  },
+  impact: {
+    usage: `usage: ${NAME} impact [--admin URL] [--client C] [--api-version N] [--method M] [--json]
+
+Prints a running gateway's per-client impact report (GET /impact on its admin listener): for each client and
+version it calls, the sunset date and what it uses that changes or disappears at each later version.
+Exit status 1 when the admin listener cannot give it.
+
+options:
+  --admin URL     the admin listener (default: http://ADMIN_HOST:ADMIN_PORT, else http://127.0.0.1:9090)
+  --client C      only this client (as the report names it: org:<id>, cred:<hash> or anonymous)
+  --api-version N only calls at this API version
+  --method M      only this RPC method
+  --json          print the report as JSON instead of a table`,
+    options: { admin: { type: 'string' }, client: { type: 'string' }, 'api-version': { type: 'string' }, method: { type: 'string' }, json: { type: 'boolean' } },
+    positionals: 0,
+    async run(io, values) {
+      const admin = (values.admin as string | undefined) ?? `http://${process.env.ADMIN_HOST || '127.0.0.1'}:${process.env.ADMIN_PORT || '9090'}`;
+      if (!URL.canParse(admin)) throw new UsageError(`--admin: ${JSON.stringify(admin)} is not a URL`);
+      const version = values['api-version'] as string | undefined;
+      if (version !== undefined && versionNumberIn(version) === undefined) throw new UsageError(`--api-version: ${JSON.stringify(version)} is not an API version (a positive integer)`);
+      return runImpact(
+        io,
+        admin,
+        {
+          ...(values.client !== undefined && { client: values.client as string }),
+          ...(version !== undefined && { version: Number(version) }),
+          ...(values.method !== undefined && { method: values.method as string }),
+        },
+        values.json === true,
+      );
     },
   },
 };

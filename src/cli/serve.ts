@@ -9,7 +9,9 @@ import { ConfigError, type LoadedConfig } from '../config/load.js';
 import { digestOf, watchConfig, type ConfigWatcher } from '../config/watch.js';
 import { shippedContract } from '../contract/index.js';
 import { ContractError } from '../core/contract/load.js';
+import { buildImpactReport } from '../core/impact/report.js';
 import { readinessOptions } from '../edge/discovery.js';
+import { createImpactRecorder } from '../edge/impact-recorder.js';
 import { checkReadiness } from '../edge/readiness.js';
 import { createGateway, createRuntime, type Gateway, type RuntimeOptions } from '../gateway/index.js';
 import { DEMO_SEED, createReferenceBackend } from '../reference-backend/index.js';
@@ -70,6 +72,15 @@ export async function serve(options: ServeOptions): Promise<Serving> {
   });
   let { logger } = loggersOf(initial);
   const metrics = createMetrics({ maxClients: initial.config.metrics.maxClients });
+  // Who calls what (the impact report): shared by every generation; in Redis when cache.redis is set at start.
+  const redis = initial.config.cache.redis;
+  const impact = createImpactRecorder({
+    limits: initial.config.impact,
+    ...(redis && { redis: { url: redis.url, keyPrefix: redis.keyPrefix } }),
+    logger,
+    // Its Redis troubles count with the cache's; the connected gauge stays the cache's own.
+    metrics: { recordCacheError: (op, reason) => metrics.recordCacheError(op, reason), setCacheConnected: () => {} },
+  });
 
   // The embedded backend lives as long as the process, whatever reloads do.
   let embeddedUrl: string | undefined;
@@ -94,6 +105,7 @@ export async function serve(options: ServeOptions): Promise<Serving> {
     clock: () => new Date(),
     ...loggersOf(l),
     metrics,
+    impact,
   });
 
   const initialUpstream = await upstreamOf(initial);
@@ -105,7 +117,15 @@ export async function serve(options: ServeOptions): Promise<Serving> {
   try {
     url = await bind(() => gateway.listen(pub.port, pub.host), pub.host, pub.port, 'listen.host/listen.port, or HOST/PORT');
     if (adminConfig.enabled) {
-      admin = createAdminServer({ metrics, reload: () => reload(), token: () => loaded.adminToken });
+      admin = createAdminServer({
+        metrics,
+        reload: () => reload(),
+        token: () => loaded.adminToken,
+        impact: async (filters) => {
+          const rt = gateway.runtime();
+          return buildImpactReport(rt.contract, rt.calendar, rt.clock(), await impact.snapshot(), impact.store, filters);
+        },
+      });
       adminUrl = await bind(
         () => (admin as AdminServer).listen(adminConfig.port, adminConfig.host),
         adminConfig.host,
@@ -115,6 +135,7 @@ export async function serve(options: ServeOptions): Promise<Serving> {
     }
   } catch (e) {
     await gateway.close();
+    await impact.close();
     await stopBackend();
     throw e;
   }
@@ -148,6 +169,7 @@ export async function serve(options: ServeOptions): Promise<Serving> {
       loaded = next;
       logger = runtime.logger;
       metrics.setMaxClients(next.config.metrics.maxClients);
+      impact.setLimits(next.config.impact);
       watcher?.accept(digest);
       metrics.recordReload(true);
       if (next.config.listen.port !== previous.listen.port || next.config.listen.host !== previous.listen.host) {
@@ -182,6 +204,7 @@ export async function serve(options: ServeOptions): Promise<Serving> {
       watcher?.close();
       await gateway.shutdown(gateway.runtime().config.shutdown.drainMs);
       await admin?.close();
+      await impact.close();
       await stopBackend();
     },
   };

@@ -49,6 +49,8 @@ export const DEFAULTS = {
   adminPort: 9090,
   drainMs: 10_000,
   metricsMaxClients: 500,
+  impactMaxClients: 1_000,
+  impactMaxPathsPerClient: 200,
   redisTimeoutMs: 50,
   redisLocalCacheSize: 1_000,
   redisKeyPrefix: 'dlgw:',
@@ -168,6 +170,14 @@ export const configSchema = z.strictObject({
     .strictObject({
       /** Distinct clients tracked on deprecated versions before the rest are counted as "other". */
       maxClients: z.number().int().positive().default(DEFAULTS.metricsMaxClients),
+    })
+    .prefault({}),
+  impact: z
+    .strictObject({
+      /** Clients the impact report keeps; past it, those seen longest ago are dropped (and counted). */
+      maxClients: z.number().int().positive().default(DEFAULTS.impactMaxClients),
+      /** Method × version × request-field entries kept per client; past it, new ones are dropped (and counted). */
+      maxPathsPerClient: z.number().int().positive().default(DEFAULTS.impactMaxPathsPerClient),
     })
     .prefault({}),
   readiness: z

@@ -80,6 +80,9 @@ class RpcCall implements Exchange {
   method = '';
   body: Buffer = EMPTY;
   headers: Readonly<Record<string, string | string[]>> = NO_HEADERS;
+  /** The call counts in the impact report (its method and version are known, its body valid); the watched paths it sent. */
+  private impactRecorded = false;
+  private impactPaths: string[] | undefined;
   private upstreamStarted = 0;
   private answerStatus = 0;
   private answerHeaders: IncomingHttpHeaders | undefined;
@@ -186,6 +189,12 @@ class RpcCall implements Exchange {
     const json = parseJson(raw);
     guardJson(raw, json, this.rt.config.limits.jsonDepth);
     const valid = validateRequest(plan, json);
+    // Read before translation up may rewrite the body: which of the fields later versions change it sent.
+    const impact = this.rt.impact;
+    if (impact) {
+      this.impactRecorded = true;
+      this.impactPaths = impact.pathsIn(this.rt.contract, plan.version, this.log.method as string, valid);
+    }
     if (!plan.passThrough || plan.checksResponse) {
       this.ctx = new RequestMigrationContext(this.rt, this.req, this.caller, this.requestId, this.departure, plan.version);
     }
@@ -352,8 +361,9 @@ class RpcCall implements Exchange {
     if (!finished) this.departure.leave();
     const left = !finished && bySocket === undefined && !log.cut;
     const logged = rt.requestLog.isLevelEnabled('info');
-    // Who called is only needed for the log line and deprecated-version metrics; it may cost a hash.
-    if (logged || log.deprecated) log.client = this.caller.id;
+    // Who called is only needed for the log line, deprecated-version metrics and the impact report; it may cost a hash.
+    if (logged || log.deprecated || this.impactRecorded) log.client = this.caller.id;
+    if (this.impactRecorded) rt.impact?.record(log.client, log.version as number, log.method as string, rt.clock().getTime(), this.impactPaths);
     log.status = left ? 499 : (bySocket ?? res.statusCode);
     log.durationMs = ms(this.started);
     if (logged) rt.requestLog.info(log, 'request');

@@ -38,7 +38,7 @@ async function inProcess(argv: string[], env: Record<string, string> = {}): Prom
   }
 }
 const VERSION = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version;
-const COMMANDS = ['serve', 'backend', 'check-config', 'check-contract', 'translate'];
+const COMMANDS = ['serve', 'backend', 'check-config', 'check-contract', 'translate', 'impact'];
 
 describe('the command line', () => {
   it('check-config prints the version calendar of a valid file', async () => {
