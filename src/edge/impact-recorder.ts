@@ -148,7 +148,7 @@ class SharedRecorder implements ImpactRecorder {
     if (!(over > 0)) return;
     const popped = (await this.link.command('set', ['ZPOPMIN', this.key('clients'), String(over)])) as unknown;
     if (!Array.isArray(popped)) return;
-    const names = popped.filter((_, i) => i % 2 === 0).map(String);
+    const names = [...pairs(popped).keys()];
     if (names.length === 0) return;
     await Promise.all([
       this.link.command('set', ['DEL', ...names.map((n) => this.key(`c:${n}`))]),
@@ -168,10 +168,10 @@ class SharedRecorder implements ImpactRecorder {
     if (!Array.isArray(members)) throw new Error('the shared impact record (Redis) cannot be read now');
     const firsts = pairs(first);
     const clients: ClientRecord[] = [];
-    const names = members.filter((_, i) => i % 2 === 0).map(String);
-    const hashes = await Promise.all(names.map((n) => get(['HGETALL', this.key(`c:${n}`)])));
-    names.forEach((client, i) => {
-      const lastSeen = Number(members[i * 2 + 1]);
+    const scored = [...pairs(members)];
+    const hashes = await Promise.all(scored.map(([n]) => get(['HGETALL', this.key(`c:${n}`)])));
+    scored.forEach(([client, score], i) => {
+      const lastSeen = Number(score);
       const fields = pairs(hashes[i]);
       const uses = new Map<string, { -readonly [K in keyof UseRecord]: UseRecord[K] } & { paths: Record<string, number> }>();
       const use = (version: string, method: string) => {
@@ -210,10 +210,11 @@ class SharedRecorder implements ImpactRecorder {
   }
 }
 
-/** A flat [field, value, …] reply (HGETALL over RESP2) as a map; anything else as none. */
+/** A reply of pairs (HGETALL, ZRANGE … WITHSCORES): flat [a, b, …], nested [[a, b], …] or an object; as a map. */
 function pairs(reply: unknown): Map<string, string> {
   const out = new Map<string, string>();
-  if (Array.isArray(reply)) for (let i = 0; i + 1 < reply.length; i += 2) out.set(String(reply[i]), String(reply[i + 1]));
+  if (Array.isArray(reply) && reply.every(Array.isArray)) for (const [k, v] of reply as unknown[][]) out.set(String(k), String(v));
+  else if (Array.isArray(reply)) for (let i = 0; i + 1 < reply.length; i += 2) out.set(String(reply[i]), String(reply[i + 1]));
   else if (reply && typeof reply === 'object') for (const [k, v] of Object.entries(reply)) out.set(k, String(v));
   return out;
 }
