@@ -41,7 +41,7 @@ function clientRows(report: ImpactReport): string {
       const methods = v.methods.map((m) => `${escape(m.method)} (${m.calls})`).join(', ');
       const affected = v.affected.length
         ? `<ul>${v.affected
-            .map((a) => `<li data-at="${a.version}">v${a.version}: <code>${escape(a.method)}${a.path ? ` ${escape(a.path)}` : ''}</code> ${escape(a.description)} (${a.calls} calls)</li>`)
+            .map((a) => `<li data-at="${a.version}">v${a.version}: <code>${escape(a.method)}${a.path ? ` ${escape(a.path)}` : a.scope === 'response' ? ' (answer)' : ' (method)'}</code> ${escape(a.description)} (${a.calls} calls)</li>`)
             .join('')}</ul>`
         : 'nothing it uses changes';
       rows.push(
