@@ -39,11 +39,17 @@ function clientRows(report: ImpactReport): string {
   for (const c of report.clients) {
     for (const v of c.versions) {
       const methods = v.methods.map((m) => `${escape(m.method)} (${m.calls})`).join(', ');
-      const affected = v.affected.length
-        ? `<ul>${v.affected
-            .map((a) => `<li data-at="${a.version}">v${a.version}: <code>${escape(a.method)}${a.path ? ` ${escape(a.path)}` : a.scope === 'response' ? ' (answer)' : ' (method)'}</code> ${escape(a.description)} (${a.calls} calls)</li>`)
-            .join('')}</ul>`
-        : 'nothing it uses changes';
+      const items = [
+        ...v.deprecated.map(
+          (d) =>
+            `<li class="deprecated-use">deprecated from ${escape(d.since.slice(0, 10))}: <code>${escape(d.method)}${d.path ? ` ${escape(d.path)}` : ''}</code> ${escape(d.description)} Use instead: ${escape(d.replacement)} (${d.calls} calls)</li>`,
+        ),
+        ...v.affected.map(
+          (a) =>
+            `<li data-at="${a.version}">v${a.version}: <code>${escape(a.method)}${a.path ? ` ${escape(a.path)}` : a.scope === 'response' ? ' (answer)' : ' (method)'}</code> ${escape(a.description)} (${a.calls} calls)</li>`,
+        ),
+      ];
+      const affected = items.length ? `<ul>${items.join('')}</ul>` : 'nothing it uses changes';
       rows.push(
         `<tr data-client="${escape(c.client)}" data-version="${v.version}"><td>${escape(c.client)}</td><td>v${v.version} <small>${escape(v.status)}</small></td><td>${day(v.sunsetAt)}${
           v.daysToSunset !== null ? ` <small>(${v.daysToSunset} days)</small>` : ''

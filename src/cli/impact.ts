@@ -29,7 +29,10 @@ export function impactLines(report: ImpactReport): string[] {
         c.lastSeen.slice(0, 19).replace('T', ' '),
         v.methods.map((m) => m.method).join(','),
       ]);
-      details.push(v.affected.map((a) => `    v${a.version} ${a.method}${a.path ? ` ${a.path}` : a.scope === 'response' ? ' (answer)' : ' (method)'}: ${a.description} (${a.calls} calls)`));
+      details.push([
+        ...v.deprecated.map((d) => `    deprecated from ${d.since.slice(0, 10)}: ${d.method}${d.path ? ` ${d.path}` : ''}, use ${d.replacement} (${d.calls} calls)`),
+        ...v.affected.map((a) => `    v${a.version} ${a.method}${a.path ? ` ${a.path}` : a.scope === 'response' ? ' (answer)' : ' (method)'}: ${a.description} (${a.calls} calls)`),
+      ]);
     }
   }
   const [head, ...body] = table(rows);

@@ -8,6 +8,7 @@ import { BackendCallError, GatewayError, isGatewayError } from '../core/errors.j
 import type { Json } from '../core/contract/types.js';
 import { findEntry } from '../core/lifecycle/calendar.js';
 import type { LifecycleHeaders } from '../core/lifecycle/headers.js';
+import { deprecationsUsed } from '../core/impact/deprecations.js';
 import { isJsonMediaType } from '../core/media-type.js';
 import { translateRequest, translateResponse, validateRequest } from '../core/translate/engine.js';
 import { type MethodPlan, requirePlan } from '../core/translate/plan.js';
@@ -189,6 +190,7 @@ class RpcCall implements Exchange {
     const json = parseJson(raw);
     guardJson(raw, json, this.rt.config.limits.jsonDepth);
     const valid = validateRequest(plan, json);
+    this.featureDeprecation(plan, valid);
     // Read before translation up may rewrite the body: which of the fields later versions change it sent.
     const impact = this.rt.impact;
     if (impact) {
@@ -199,6 +201,21 @@ class RpcCall implements Exchange {
       this.ctx = new RequestMigrationContext(this.rt, this.req, this.caller, this.requestId, this.departure, plan.version);
     }
     return valid;
+  }
+
+  /**
+   * A method or request field the contract deprecates inside this (still current) version: the answer says so
+   * with Deprecation (RFC 9745), from the earliest such date. A deprecated version's own headers stand instead.
+   */
+  private featureDeprecation(plan: MethodPlan, body: Json): void {
+    if (this.lifecycle) return;
+    const now = this.rt.clock().getTime();
+    const used = deprecationsUsed(this.rt.contract, plan.version, this.log.method as string, body, now);
+    if (!used) return;
+    const since = Math.min(...used.map((d) => d.sinceMs));
+    // The gateway's, like a version's: the backend's Deprecation, Sunset and rel="deprecation" links give way.
+    this.lifecycle = Object.freeze({ deprecation: `@${Math.floor(since / 1000)}` });
+    this.res.setHeader('deprecation', this.lifecycle.deprecation as string);
   }
 
   // ── translate up ─────────────────────────────────────────────────────────

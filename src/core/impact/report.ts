@@ -4,6 +4,7 @@
 import type { LoadedContract } from '../contract/load.js';
 import { type Calendar, findEntry, statusAt, type VersionStatus } from '../lifecycle/calendar.js';
 import { impactsAfter, type Impact } from './changes.js';
+import { deprecationsFor } from './deprecations.js';
 import type { UsageSnapshot } from './usage.js';
 
 export interface ImpactFilters {
@@ -30,6 +31,17 @@ export interface AffectedUse {
   readonly calls: number;
 }
 
+/** A deprecation inside the client's version that its calls use (the method, or a field it sent). */
+export interface DeprecatedUse {
+  readonly method: string;
+  readonly path?: string;
+  readonly since: string;
+  readonly replacement: string;
+  readonly description: string;
+  /** Recorded calls that used it (of the method, or that sent the field). */
+  readonly calls: number;
+}
+
 export interface MethodUse {
   readonly method: string;
   readonly calls: number;
@@ -48,6 +60,8 @@ export interface VersionUse {
   readonly methods: readonly MethodUse[];
   /** What changes or disappears for this client at each later version, oldest version first. */
   readonly affected: readonly AffectedUse[];
+  /** What it uses that is deprecated inside this version (still served). */
+  readonly deprecated: readonly DeprecatedUse[];
 }
 
 export interface ClientImpact {
@@ -112,6 +126,15 @@ export function buildImpactReport(
           }
         }
         affected.sort((a, b) => a.version - b.version || a.method.localeCompare(b.method));
+        const deprecated: DeprecatedUse[] = [];
+        for (const use of uses) {
+          for (const d of deprecationsFor(loaded, version, use.method)) {
+            const calls = d.path === undefined ? use.calls : (use.paths[d.path] ?? 0);
+            if (calls > 0) {
+              deprecated.push({ method: d.method, ...(d.path !== undefined && { path: d.path }), since: d.since, replacement: d.replacement, description: d.description, calls });
+            }
+          }
+        }
         return {
           version,
           status: entry ? statusAt(entry, now) : 'unknown',
@@ -122,6 +145,7 @@ export function buildImpactReport(
             .map((u) => ({ method: u.method, calls: u.calls, firstSeen: iso(u.firstSeen), lastSeen: iso(u.lastSeen), paths: u.paths }))
             .sort((a, b) => a.method.localeCompare(b.method)),
           affected,
+          deprecated,
         };
       });
     clients.push({ client: record.client, firstSeen: iso(record.firstSeen), lastSeen: iso(record.lastSeen), callsPerDay: record.days, versions });
@@ -145,14 +169,16 @@ export function buildImpactReport(
   };
 }
 
-/** The request field paths worth watching in a call of `method` at `version`: those a later version changes. */
+/** The request field paths worth watching in a call of `method` at `version`: those a later version changes, and the deprecated ones. */
 export function watchedPaths(loaded: LoadedContract, version: number, method: string): readonly string[] {
   let byCall = watched.get(loaded);
   if (!byCall) watched.set(loaded, (byCall = new Map()));
   const key = `${version} ${method}`;
   let paths = byCall.get(key);
   if (!paths) {
-    paths = Object.freeze([...new Set(impactsAfter(loaded, version, method).flatMap((i) => (i.path === undefined ? [] : [i.path])))]);
+    const changing = impactsAfter(loaded, version, method).flatMap((i) => (i.path === undefined ? [] : [i.path]));
+    const deprecated = deprecationsFor(loaded, version, method).flatMap((d) => (d.path === undefined ? [] : [d.path]));
+    paths = Object.freeze([...new Set([...changing, ...deprecated])]);
     byCall.set(key, paths);
   }
   return paths;
