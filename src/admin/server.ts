@@ -27,6 +27,8 @@ export interface AdminOptions {
   readonly token?: () => string | undefined;
   /** The per-client impact report now, narrowed by the filters; rejects when its record cannot be read. */
   readonly impact?: (filters: ImpactFilters) => Promise<ImpactReport>;
+  /** The latest notice deliveries and failures, newest first; absent: no webhook is configured. */
+  readonly notices?: () => Promise<readonly unknown[]>;
 }
 
 const digest = (text: string) => createHash('sha256').update(text).digest();
@@ -38,7 +40,7 @@ function authorized(req: Request, token: string): boolean {
 }
 
 /** Each route's one allowed method: any other method answers 405 with Allow. */
-const ROUTES: Record<string, string> = { '/metrics': 'GET', '/reload': 'POST', '/healthz': 'GET', '/impact': 'GET', '/impact.html': 'GET' };
+const ROUTES: Record<string, string> = { '/metrics': 'GET', '/reload': 'POST', '/healthz': 'GET', '/impact': 'GET', '/impact.html': 'GET', '/notices': 'GET' };
 
 /** The report's filters from the query (client, version, method); a problem names the bad one. */
 function filtersOf(req: Request): ImpactFilters | string {
@@ -99,6 +101,18 @@ export function createAdminServer(options: AdminOptions): AdminServer {
     res.setHeader('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'self'");
     res.type('text/html; charset=utf-8').send(renderImpactPage(report));
   };
+  app.get('/notices', async (_req, res) => {
+    if (!options.notices) {
+      res.json({ deliveries: [], note: 'no webhook is configured (notices.webhooks)' });
+      return;
+    }
+    try {
+      res.setHeader('cache-control', 'no-store');
+      res.json({ deliveries: await options.notices() });
+    } catch (e) {
+      res.status(503).json({ error: `the notice log cannot be read now: ${(e as Error).message}` });
+    }
+  });
   app.get('/impact', (req, res) => impact(req, res, false));
   app.get('/impact.html', (req, res) => impact(req, res, true));
   app.use((req: Request, res: Response) => {
@@ -109,7 +123,7 @@ export function createAdminServer(options: AdminOptions): AdminServer {
       res.status(405).json({ error: `use ${allowed} for ${req.path}` });
       return;
     }
-    res.status(404).json({ error: 'no such admin endpoint: /metrics (GET), /reload (POST), /healthz (GET), /impact (GET), /impact.html (GET)' });
+    res.status(404).json({ error: 'no such admin endpoint: /metrics (GET), /reload (POST), /healthz (GET), /impact (GET), /impact.html (GET), /notices (GET)' });
   });
   const server = createServer(app);
   return {

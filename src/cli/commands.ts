@@ -25,6 +25,7 @@ const ENVIRONMENT = `environment (wins over the config file):
   ADMIN_PORT, ADMIN_HOST  admin.port, admin.host (the admin listener: /metrics, POST /reload)
   ADMIN_TOKEN, ADMIN_TOKEN_FILE  the token POST /reload requires (needed when ADMIN_HOST is not loopback)
   REDIS_URL            cache.redis.url (replicas share v1 page tokens and legacy-key lookups; absent: each caches alone)
+  NOTICES_SECRET       the HMAC key signed sunset notices carry (else the file notices.secretFile names)
   LOG_LEVEL            fatal, error, warn, info (default), debug, trace or silent`;
 
 const EXIT_CODES = 'exit status: 0 ok, 1 a check failed, 2 bad arguments or a config the gateway cannot start with';

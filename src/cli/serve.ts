@@ -1,6 +1,7 @@
 // `serve`: load the config, start the embedded backend if asked, build the runtime and listen; reload the
 // config on SIGHUP or file change; drain and stop on SIGTERM/SIGINT.
 
+import { readFileSync } from 'node:fs';
 import type { Logger } from 'pino';
 import { Client } from 'undici';
 import { createAdminServer, type AdminServer, type ReloadResult } from '../admin/server.js';
@@ -12,6 +13,7 @@ import { ContractError } from '../core/contract/load.js';
 import { buildImpactReport } from '../core/impact/report.js';
 import { readinessOptions } from '../edge/discovery.js';
 import { createImpactRecorder } from '../edge/impact-recorder.js';
+import { createNotifier, type Notifier } from '../edge/notices.js';
 import { checkReadiness } from '../edge/readiness.js';
 import { createGateway, createRuntime, type Gateway, type RuntimeOptions } from '../gateway/index.js';
 import { DEMO_SEED, createReferenceBackend } from '../reference-backend/index.js';
@@ -30,6 +32,8 @@ export interface Serving {
   reload(): ReloadResult;
   /** Drains in-flight requests (at most shutdown.drainMs) and stops everything. */
   stop(): Promise<void>;
+  /** Sends the sunset notices due now (as the periodic check does); nothing without a webhook. */
+  checkNotices(): Promise<void>;
 }
 
 export interface ServeOptions {
@@ -110,6 +114,46 @@ export async function serve(options: ServeOptions): Promise<Serving> {
 
   const initialUpstream = await upstreamOf(initial);
   const gateway = createGateway(generation(initial, initialUpstream));
+  const reportNow = async (filters = {}) => {
+    const rt = gateway.runtime();
+    return buildImpactReport(rt.contract, rt.calendar, rt.clock(), await impact.snapshot(), impact.store, filters);
+  };
+  // Signed notices before a sunset, once a webhook is configured (the webhooks and their settings as at start).
+  let notifier: Notifier | undefined;
+  let noticeTimer: NodeJS.Timeout | undefined;
+  const notices = initial.config.notices;
+  if (Object.keys(notices.webhooks).length) {
+    let secret = env.NOTICES_SECRET;
+    if (!secret && notices.secretFile) {
+      try {
+        secret = readFileSync(notices.secretFile, 'utf8').trim();
+      } catch (e) {
+        await gateway.close();
+        await impact.close();
+        throw new StartupError(`notices.secretFile: cannot read ${notices.secretFile} (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
+      }
+    }
+    if (!secret) {
+      await gateway.close();
+      await impact.close();
+      throw new StartupError('notices.webhooks is set, so notices need a signing key: set NOTICES_SECRET or notices.secretFile');
+    }
+    notifier = createNotifier({
+      webhooks: notices.webhooks,
+      secret,
+      leadDays: notices.leadDays,
+      maxAttempts: notices.maxAttempts,
+      retryBaseMs: notices.retryBaseMs,
+      report: () => reportNow(),
+      clock: () => gateway.runtime().clock(),
+      ...(redis && { redis: { url: redis.url, keyPrefix: redis.keyPrefix } }),
+      logger,
+      metrics: { recordCacheError: (op, reason) => metrics.recordCacheError(op, reason), setCacheConnected: () => {} },
+    });
+    const n = notifier;
+    noticeTimer = setInterval(() => void n.check().catch((e: unknown) => logger.warn({ err: e }, 'notice check failed')), notices.checkEveryMs);
+    noticeTimer.unref();
+  }
   const { listen: pub, admin: adminConfig } = initial.config;
   let admin: AdminServer | undefined;
   let url: string;
@@ -121,10 +165,8 @@ export async function serve(options: ServeOptions): Promise<Serving> {
         metrics,
         reload: () => reload(),
         token: () => loaded.adminToken,
-        impact: async (filters) => {
-          const rt = gateway.runtime();
-          return buildImpactReport(rt.contract, rt.calendar, rt.clock(), await impact.snapshot(), impact.store, filters);
-        },
+        impact: reportNow,
+        ...(notifier && { notices: () => (notifier as Notifier).deliveries() }),
       });
       adminUrl = await bind(
         () => (admin as AdminServer).listen(adminConfig.port, adminConfig.host),
@@ -135,6 +177,8 @@ export async function serve(options: ServeOptions): Promise<Serving> {
     }
   } catch (e) {
     await gateway.close();
+    clearInterval(noticeTimer);
+    await notifier?.close();
     await impact.close();
     await stopBackend();
     throw e;
@@ -200,10 +244,13 @@ export async function serve(options: ServeOptions): Promise<Serving> {
     adminUrl,
     metrics,
     reload,
+    checkNotices: () => notifier?.check() ?? Promise.resolve(),
     async stop() {
       watcher?.close();
       await gateway.shutdown(gateway.runtime().config.shutdown.drainMs);
       await admin?.close();
+      clearInterval(noticeTimer);
+      await notifier?.close();
       await impact.close();
       await stopBackend();
     },

@@ -180,6 +180,21 @@ export const configSchema = z.strictObject({
       maxPathsPerClient: z.number().int().positive().default(DEFAULTS.impactMaxPathsPerClient),
     })
     .prefault({}),
+  notices: z
+    .strictObject({
+      /** Client id as the impact report names it (org:<id>, cred:<hash>) → the http(s) URL its notices are posted to. */
+      webhooks: z.record(z.string().min(1), z.url({ protocol: /^https?$/ })).default({}),
+      /** A file holding the HMAC key notices are signed with; env NOTICES_SECRET wins. Needed once a webhook is set. */
+      secretFile: z.string().min(1).optional(),
+      /** Days before a sunset at which a client still calling the version is told (the nearest one reached). */
+      leadDays: z.array(z.number().int().min(0)).default([90, 30, 7, 1]),
+      /** Tries per notice and check, waiting retryBaseMs, then twice as long each time. */
+      maxAttempts: z.number().int().min(1).max(20).default(5),
+      retryBaseMs: z.number().int().min(1).default(1_000),
+      /** How often the gateway looks for notices due. */
+      checkEveryMs: z.number().int().min(100).default(60_000),
+    })
+    .prefault({}),
   readiness: z
     .strictObject({
       /** The backend path /readyz asks with GET; it must answer 2xx. */
