@@ -94,6 +94,11 @@ const versionPlan = z.strictObject({
   brownouts: z.array(brownoutWindow).default([]),
   /** Share (0..1) of this version's requests refused with 410 while it is deprecated. */
   brownoutShare: z.number().min(0).max(1).default(0),
+  /**
+   * While deprecated, a client the impact record first saw on this version after its deprecation (or never) gets 400;
+   * clients seen on it before keep working until the sunset.
+   */
+  refuseNewClients: z.boolean().default(false),
 });
 
 export const configSchema = z.strictObject({

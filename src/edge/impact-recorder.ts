@@ -18,6 +18,8 @@ export interface ImpactRecorder {
   /** The whole record (every replica's, with Redis); rejects when Redis cannot be read. */
   snapshot(): Promise<UsageSnapshot>;
   setLimits(limits: UsageLimits): void;
+  /** When `client` was first seen calling `version` (every replica's record, with Redis); undefined: never; null: Redis cannot tell now. */
+  firstSeenOn(client: string, version: number): Promise<number | undefined | null>;
   /** Writes what is pending (with Redis) and stops. */
   close(): Promise<void>;
 }
@@ -55,6 +57,7 @@ export function createImpactRecorder(options: ImpactRecorderOptions): ImpactReco
       record: (client, version, method, at, paths) => book.record(client, version, method, at, paths),
       snapshot: () => Promise.resolve(book.snapshot()),
       setLimits: (limits) => book.setLimits(limits),
+      firstSeenOn: (client, version) => Promise.resolve(book.firstSeenOn(client, version)),
       close: () => Promise.resolve(),
     };
   }
@@ -101,6 +104,26 @@ class SharedRecorder implements ImpactRecorder {
     this.pending.setLimits(limits);
   }
 
+  // First sightings read from Redis: they never change once set (a batch only lowers them, and only a later batch
+  // of this very client could), so a found one is kept (bounded: past the cap, the cache starts over).
+  private readonly firstSeen = new Map<string, number>();
+
+  async firstSeenOn(client: string, version: number): Promise<number | undefined | null> {
+    const key = `${version} ${client}`;
+    const known = this.firstSeen.get(key);
+    if (known !== undefined) return known;
+    const reply = await this.link.command('get', ['HGET', this.key(`seen:v${version}`), client]);
+    const pending = this.pending.firstSeenOn(client, version);
+    if (reply === undefined) return pending ?? null;
+    const stored = reply === null ? undefined : Number(reply);
+    const first = stored === undefined ? pending : pending === undefined ? stored : Math.min(stored, pending);
+    if (stored !== undefined) {
+      if (this.firstSeen.size >= 100_000) this.firstSeen.clear();
+      this.firstSeen.set(key, stored);
+    }
+    return first;
+  }
+
   /** Writes the pending batch (one at a time); what Redis could not take is kept for the next. */
   flush(): Promise<void> {
     this.flushing = this.flushing.then(async () => {
@@ -128,6 +151,8 @@ class SharedRecorder implements ImpactRecorder {
         results.push(cmd(['HINCRBY', h, `u${SEP}${use}`, String(u.calls)]));
         results.push(cmd(['EVAL', MIN_SCRIPT, '1', h, `f${SEP}${use}`, String(u.firstSeen)]));
         results.push(cmd(['EVAL', MAX_SCRIPT, '1', h, `l${SEP}${use}`, String(u.lastSeen)]));
+        // Who was seen on each version and since when, outside the bounded report: a version closed to new clients reads it.
+        results.push(cmd(['EVAL', MIN_SCRIPT, '1', this.key(`seen:v${u.version}`), c.client, String(u.firstSeen)]));
         for (const [path, n] of Object.entries(u.paths)) results.push(cmd(['HINCRBY', h, `p${SEP}${use}${SEP}${path}`, String(n)]));
       }
       for (const [day, n] of Object.entries(c.days)) results.push(cmd(['HINCRBY', h, `d${SEP}${day}`, String(n)]));

@@ -6,7 +6,7 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { BackendCallError, GatewayError, isGatewayError } from '../core/errors.js';
 import type { Json } from '../core/contract/types.js';
-import { findEntry } from '../core/lifecycle/calendar.js';
+import { type CalendarEntry, findEntry } from '../core/lifecycle/calendar.js';
 import type { LifecycleHeaders } from '../core/lifecycle/headers.js';
 import { deprecationsUsed } from '../core/impact/deprecations.js';
 import { isJsonMediaType } from '../core/media-type.js';
@@ -22,6 +22,7 @@ import { argumentsBody, mediaTypeOptional } from './empty-body.js';
 import { onExchangeEnd } from './exchange-end.js';
 import { setForwardedHeaders } from './forwarded.js';
 import { forwardableHeaders, ownAnswerHeaders, requestIdOf } from './headers.js';
+import { admit, closedToNewClients } from './impact-admission.js';
 import { guardJson } from './json-guard.js';
 import { RequestMigrationContext } from './migration-context.js';
 import { socketAnswer } from './node-answers.js';
@@ -84,6 +85,8 @@ class RpcCall implements Exchange {
   /** The call counts in the impact report (its method and version are known, its body valid); the watched paths it sent. */
   private impactRecorded = false;
   private impactPaths: string[] | undefined;
+  /** The resolved version is deprecated and closed to new clients: the caller must have been seen on it before. */
+  private closedEntry: CalendarEntry | undefined;
   private upstreamStarted = 0;
   private answerStatus = 0;
   private answerHeaders: IncomingHttpHeaders | undefined;
@@ -141,6 +144,7 @@ class RpcCall implements Exchange {
     log.version = resolved.version;
     log.deprecated = resolved.deprecated;
     this.lifecycle = setClientVersion(this.res, resolved.version, resolved.deprecated ? resolved.entry : undefined, now, rt.calendar, rt.config.routes.prefix);
+    if (resolved.deprecated && closedToNewClients(rt.config, resolved.version)) this.closedEntry = resolved.entry;
     const plan = requirePlan(rt.plans, rt.contract, resolved.version, method);
     if (plan.unservable) throw new GatewayError('VERSION_TRANSLATION_FAILED', plan.unservable, { method, field: null });
     return plan;
@@ -159,6 +163,7 @@ class RpcCall implements Exchange {
   /** The steps from the body on; any failure leaves through fail(). */
   private async proceed(plan: MethodPlan): Promise<void> {
     try {
+      if (this.closedEntry) await admit(this.rt.impact, this.rt.config, this.rt.calendar, this.closedEntry, this.caller.id, this.rt.clock());
       const read = await this.read();
       if (read === undefined) return;
       const raw = argumentsBody(plan.spec, this.req.headers, read);

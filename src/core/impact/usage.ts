@@ -73,6 +73,15 @@ export class UsageBook {
     return this.clients.size;
   }
 
+  /** When `client` was first seen calling `version`, or undefined when it is not in the record. */
+  firstSeenOn(client: string, version: number): number | undefined {
+    const c = this.clients.get(client);
+    if (!c) return undefined;
+    let first: number | undefined;
+    for (const use of c.uses.values()) if (use.version === version && (first === undefined || use.firstSeen < first)) first = use.firstSeen;
+    return first;
+  }
+
   /** One call: `paths` are the watched request field paths it sent (undefined or empty: none). */
   record(client: string, version: number, method: string, at: number, paths?: readonly string[]): void {
     this.add(client, version, method, at, at, 1, paths, 1);
