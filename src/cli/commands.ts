@@ -1,4 +1,4 @@
-// The commands (node:util parseArgs): serve, backend, check-config, check-contract, translate, with --help and
+// The commands (node:util parseArgs): serve, backend, check-config, check-contract, translate, impact, with --help and
 // --version each. Exit codes: 0 ok, 1 a check failed, 2 bad arguments or a config/environment serve cannot start with.
 
 import { readFileSync } from 'node:fs';
@@ -10,6 +10,7 @@ import { runCheckConfig } from './check-config.js';
 import { NginxFrontError, nginxFront } from './nginx-front.js';
 import { type Output, runCheckContract, runTranslate } from './contract-commands.js';
 import { tuneHeap } from './heap.js';
+import { runImpact } from './impact.js';
 import { createLogger, logLevelProblem } from './logger.js';
 import { DEFAULT_CONFIG, StartupError, serve } from './serve.js';
 import { versionNumberIn } from '../core/version/number.js';
@@ -25,6 +26,7 @@ const ENVIRONMENT = `environment (wins over the config file):
   ADMIN_PORT, ADMIN_HOST  admin.port, admin.host (the admin listener: /metrics, POST /reload)
   ADMIN_TOKEN, ADMIN_TOKEN_FILE  the token POST /reload requires (needed when ADMIN_HOST is not loopback)
   REDIS_URL            cache.redis.url (replicas share v1 page tokens and legacy-key lookups; absent: each caches alone)
+  NOTICES_SECRET       the HMAC key signed sunset notices carry (else the file notices.secretFile names)
   LOG_LEVEL            fatal, error, warn, info (default), debug, trace or silent`;
 
 const EXIT_CODES = 'exit status: 0 ok, 1 a check failed, 2 bad arguments or a config the gateway cannot start with';
@@ -40,6 +42,8 @@ commands:
                             print the latest-version body for an old body
   nginx-front [--config FILE] [--gateway URL] [--listen PORT]
                             print an nginx front: web traffic straight to the upstream, /rpc/ to the gateway
+  impact [--admin URL] [--client C] [--api-version N] [--method M] [--json]
+                            print a running gateway's per-client impact report
 
 Every command takes --help and --version. ${EXIT_CODES}.
 
@@ -250,6 +254,38 @@ options:
         }
         throw e;
       }
+    },
+  },
+  impact: {
+    usage: `usage: ${NAME} impact [--admin URL] [--client C] [--api-version N] [--method M] [--json]
+
+Prints a running gateway's per-client impact report (GET /impact on its admin listener): for each client and
+version it calls, the sunset date and what it uses that changes or disappears at each later version.
+Exit status 1 when the admin listener cannot give it.
+
+options:
+  --admin URL     the admin listener (default: http://ADMIN_HOST:ADMIN_PORT, else http://127.0.0.1:9090)
+  --client C      only this client (as the report names it: org:<id>, cred:<hash> or anonymous)
+  --api-version N only calls at this API version
+  --method M      only this RPC method
+  --json          print the report as JSON instead of a table`,
+    options: { admin: { type: 'string' }, client: { type: 'string' }, 'api-version': { type: 'string' }, method: { type: 'string' }, json: { type: 'boolean' } },
+    positionals: 0,
+    async run(io, values) {
+      const admin = (values.admin as string | undefined) ?? `http://${process.env.ADMIN_HOST || '127.0.0.1'}:${process.env.ADMIN_PORT || '9090'}`;
+      if (!URL.canParse(admin)) throw new UsageError(`--admin: ${JSON.stringify(admin)} is not a URL`);
+      const version = values['api-version'] as string | undefined;
+      if (version !== undefined && versionNumberIn(version) === undefined) throw new UsageError(`--api-version: ${JSON.stringify(version)} is not an API version (a positive integer)`);
+      return runImpact(
+        io,
+        admin,
+        {
+          ...(values.client !== undefined && { client: values.client as string }),
+          ...(version !== undefined && { version: Number(version) }),
+          ...(values.method !== undefined && { method: values.method as string }),
+        },
+        values.json === true,
+      );
     },
   },
 };

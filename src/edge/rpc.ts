@@ -6,8 +6,9 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { BackendCallError, GatewayError, isGatewayError, isIssueList } from '../core/errors.js';
 import type { Json } from '../core/contract/types.js';
-import { findEntry } from '../core/lifecycle/calendar.js';
+import { type CalendarEntry, findEntry } from '../core/lifecycle/calendar.js';
 import type { LifecycleHeaders } from '../core/lifecycle/headers.js';
+import { deprecationsUsed } from '../core/impact/deprecations.js';
 import { isJsonMediaType } from '../core/media-type.js';
 import { translateRequest, translateResponse, validateRequest } from '../core/translate/engine.js';
 import { type MethodPlan, requirePlan } from '../core/translate/plan.js';
@@ -21,6 +22,7 @@ import { argumentsBody, mediaTypeOptional } from './empty-body.js';
 import { onExchangeEnd } from './exchange-end.js';
 import { setForwardedHeaders } from './forwarded.js';
 import { forwardableHeaders, ownAnswerHeaders, requestIdOf } from './headers.js';
+import { admit, closedToNewClients } from './impact-admission.js';
 import { guardJson } from './json-guard.js';
 import { RequestMigrationContext } from './migration-context.js';
 import { socketAnswer } from './node-answers.js';
@@ -29,7 +31,7 @@ import { sendProblem } from './problem.js';
 import type { Exchange } from './proxy.js';
 import type { Runtime } from './generation.js';
 import type { Unanswered } from './unanswered.js';
-import { setBackendVersion, setClientVersion } from './version-headers.js';
+import { setBackendVersion, setClientVersion, setVersionLists } from './version-headers.js';
 
 // Method names route the request and build the upstream path: a strict allow-list shape.
 const RPC_PATH = /^\/rpc\/([A-Za-z][A-Za-z0-9_]{0,63})$/;
@@ -82,6 +84,11 @@ class RpcCall implements Exchange {
   method = '';
   body: Buffer = EMPTY;
   headers: Readonly<Record<string, string | string[]>> = NO_HEADERS;
+  /** The call counts in the impact report (its method and version are known, its body valid); the watched paths it sent. */
+  private impactRecorded = false;
+  private impactPaths: string[] | undefined;
+  /** The resolved version is deprecated and closed to new clients: the caller must have been seen on it before. */
+  private closedEntry: CalendarEntry | undefined;
   private upstreamStarted = 0;
   private answerStatus = 0;
   private answerHeaders: IncomingHttpHeaders | undefined;
@@ -94,6 +101,7 @@ class RpcCall implements Exchange {
   ) {
     this.requestId = requestIdOf(req.headers);
     res.setHeader('x-request-id', this.requestId);
+    setVersionLists(res, rt.calendar, rt.clock());
     this.log = { requestId: this.requestId, versionAsked: req.headers['x-dl-api-version'], client: '' };
     this.caller = new Caller(req.headers);
     this.done = rt.track();
@@ -138,7 +146,8 @@ class RpcCall implements Exchange {
     log.version = resolved.version;
     log.deprecated = resolved.deprecated;
     if (resolved.preview !== undefined) log.preview = resolved.preview;
-    this.lifecycle = setClientVersion(this.res, resolved.version, resolved.deprecated ? resolved.entry : undefined, now);
+    this.lifecycle = setClientVersion(this.res, resolved.version, resolved.deprecated ? resolved.entry : undefined, now, rt.calendar, rt.config.routes.prefix);
+    if (resolved.deprecated && closedToNewClients(rt.config, resolved.version)) this.closedEntry = resolved.entry;
     const plan = requirePlan(rt.plans, rt.contract, resolved.version, method);
     if (plan.unservable) throw new GatewayError('VERSION_TRANSLATION_FAILED', plan.unservable, { method, field: null });
     return plan;
@@ -157,6 +166,7 @@ class RpcCall implements Exchange {
   /** The steps from the body on; any failure leaves through fail(). */
   private async proceed(plan: MethodPlan): Promise<void> {
     try {
+      if (this.closedEntry) await admit(this.rt.impact, this.rt.config, this.rt.calendar, this.closedEntry, this.caller.id, this.rt.clock());
       const read = await this.read();
       if (read === undefined) return;
       const raw = argumentsBody(plan.spec, this.req.headers, read);
@@ -188,10 +198,32 @@ class RpcCall implements Exchange {
     const json = parseJson(raw);
     guardJson(raw, json, this.rt.config.limits.jsonDepth);
     const valid = validateRequest(plan, json);
+    this.featureDeprecation(plan, valid);
+    // Read before translation up may rewrite the body: which of the fields later versions change it sent.
+    const impact = this.rt.impact;
+    if (impact) {
+      this.impactRecorded = true;
+      this.impactPaths = impact.pathsIn(this.rt.contract, plan.version, this.log.method as string, valid);
+    }
     if (!plan.passThrough || plan.checksResponse) {
       this.ctx = new RequestMigrationContext(this.rt, this.req, this.caller, this.requestId, this.departure, plan.version);
     }
     return valid;
+  }
+
+  /**
+   * A method or request field the contract deprecates inside this (still current) version: the answer says so
+   * with Deprecation (RFC 9745), from the earliest such date. A deprecated version's own headers stand instead.
+   */
+  private featureDeprecation(plan: MethodPlan, body: Json): void {
+    if (this.lifecycle) return;
+    const now = this.rt.clock().getTime();
+    const used = deprecationsUsed(this.rt.contract, plan.version, this.log.method as string, body, now);
+    if (!used) return;
+    const since = Math.min(...used.map((d) => d.sinceMs));
+    // The gateway's, like a version's: the backend's Deprecation, Sunset and rel="deprecation" links give way.
+    this.lifecycle = Object.freeze({ deprecation: `@${Math.floor(since / 1000)}` });
+    this.res.setHeader('deprecation', this.lifecycle.deprecation as string);
   }
 
   // ── translate up ─────────────────────────────────────────────────────────
@@ -336,7 +368,7 @@ class RpcCall implements Exchange {
     this.log.version = version;
     this.log.deprecated = details.brownout === true;
     const now = this.rt.clock();
-    this.lifecycle = setClientVersion(this.res, version, findEntry(this.rt.calendar, version), now);
+    this.lifecycle = setClientVersion(this.res, version, findEntry(this.rt.calendar, version), now, this.rt.calendar, this.rt.config.routes.prefix);
     if (typeof brownoutEnds === 'string') {
       this.res.setHeader('retry-after', String(Math.max(1, Math.ceil((Date.parse(brownoutEnds) - now.getTime()) / 1000))));
     }
@@ -356,8 +388,9 @@ class RpcCall implements Exchange {
     if (!finished) this.departure.leave();
     const left = !finished && bySocket === undefined && !log.cut;
     const logged = rt.requestLog.isLevelEnabled('info');
-    // Who called is only needed for the log line and deprecated-version metrics; it may cost a hash.
-    if (logged || log.deprecated) log.client = this.caller.id;
+    // Who called is only needed for the log line, deprecated-version metrics and the impact report; it may cost a hash.
+    if (logged || log.deprecated || this.impactRecorded) log.client = this.caller.id;
+    if (this.impactRecorded) rt.impact?.record(log.client, log.version as number, log.method as string, rt.clock().getTime(), this.impactPaths);
     log.status = left ? 499 : (bySocket ?? res.statusCode);
     log.durationMs = ms(this.started);
     if (logged) rt.requestLog.info(log, 'request');

@@ -38,7 +38,7 @@ async function inProcess(argv: string[], env: Record<string, string> = {}): Prom
   }
 }
 const VERSION = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version;
-const COMMANDS = ['serve', 'backend', 'check-config', 'check-contract', 'translate', 'nginx-front'];
+const COMMANDS = ['serve', 'backend', 'check-config', 'check-contract', 'translate', 'nginx-front', 'impact'];
 
 describe('the command line', () => {
   it('nginx-front prints a server block for a config with a real upstream, refuses the embedded one, and checks its arguments', async () => {

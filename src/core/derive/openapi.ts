@@ -2,6 +2,9 @@
 
 import { ERROR_CATALOGUE } from '../errors.js';
 import type { LoadedContract } from '../contract/load.js';
+import { withoutFilters } from '../contract/field-path.js';
+import type { Deprecation } from '../contract/types.js';
+import { deprecationsFor } from '../impact/deprecations.js';
 import { type Family, familyOf } from './method-family.js';
 import { jsonSchemaOf, type JsonSchema } from '../schema/diff.js';
 import { withStatedUnknownFields } from './unknown-fields.js';
@@ -110,6 +113,34 @@ function codesAt(status: number): string {
   return codes.length ? ` Codes: ${codes.join(', ')}.` : '';
 }
 
+/** The sentence a deprecated method or field carries in the documents. */
+const deprecationNote = (d: Deprecation) => `Deprecated from ${d.since.slice(0, 10)}: ${d.description} Use instead: ${d.replacement}.`;
+
+/** Marks the request schema's property at `path` deprecated (`*` steps into items; $refs into components are followed). */
+function markDeprecatedField(schema: JsonSchema, path: string, components: Record<string, unknown>, note: string): void {
+  const resolve = (s: unknown): Record<string, unknown> | undefined => {
+    let node = s as Record<string, unknown> | undefined;
+    for (let i = 0; i < 8 && node && typeof node.$ref === 'string'; i++) node = components[node.$ref.replace('#/components/schemas/', '')] as Record<string, unknown> | undefined;
+    return node && typeof node === 'object' ? node : undefined;
+  };
+  let node = resolve(schema);
+  const parts = withoutFilters(path).split('.');
+  for (const [i, part] of parts.entries()) {
+    if (!node) return;
+    if (part === '*') {
+      node = resolve(node.items);
+      continue;
+    }
+    const props = node.properties as Record<string, Record<string, unknown>> | undefined;
+    if (!props || !props[part]) return;
+    if (i === parts.length - 1) {
+      props[part] = { ...props[part], deprecated: true, description: [props[part].description, note].filter(Boolean).join(' ') };
+      return;
+    }
+    node = resolve(props[part]);
+  }
+}
+
 export interface DocumentLifecycle {
   /** The version is deprecated now: every operation is marked, and info says until when it is served. */
   readonly deprecated: boolean;
@@ -141,13 +172,17 @@ export function openApiFor(
     families.set(family.name, family);
     const requestSchema = hoist(withStatedUnknownFields(jsonSchemaOf(method.request, 'request')), `${name}Request`, schemas);
     const responseSchema = hoist(jsonSchemaOf(method.response, 'response'), `${name}Response`, schemas);
+    const deprecations = deprecationsFor(contract, version, name);
+    const methodDeprecation = deprecations.find((d) => d.path === undefined);
+    for (const d of deprecations) if (d.path !== undefined) markDeprecatedField(requestSchema, d.path, schemas, deprecationNote(d));
     paths[`/rpc/${name}`] = {
       post: {
         operationId: name,
         // Clients such as @datalens-tech/mcp show "summary — description": one sentence, once.
         summary: method.description ?? name,
         tags: [family.name],
-        ...(lifecycle.deprecated && { deprecated: true }),
+        ...((lifecycle.deprecated || methodDeprecation) && { deprecated: true }),
+        ...(methodDeprecation && { description: deprecationNote(methodDeprecation) }),
         security: SECURITY,
         parameters: [
           { $ref: '#/components/parameters/ApiVersion' },
