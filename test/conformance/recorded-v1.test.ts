@@ -101,7 +101,7 @@ describe.skipIf(!present)('the real DataLens version-1 recordings, replayed thro
       it(name, async () => {
         const differences = await replay(call, bindings);
         const deliberate = DELIBERATE.filter((d) => d.call === i).flatMap((d) => d.differences);
-        expect(differences.sort(), 'differences from the real answer (deliberate ones are in recorded-v1/differences.ts)').toEqual(deliberate.sort());
+        expect(differences.sort(), `call ${i} differs from the real answer by ${JSON.stringify(differences)}; deliberate (recorded-v1/differences.ts): ${JSON.stringify(deliberate)}`).toEqual(deliberate.sort());
       });
     });
   });
