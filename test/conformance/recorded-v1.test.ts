@@ -2,6 +2,7 @@
 // time, never copied here) in order through a real gateway in front of an empty reference backend, at the recorded
 // header, with the gateway's own ids in place of the recording's placeholders; per call, the status and every key
 // path of the real answer (same JSON type) must match, except the differences listed in recorded-v1/differences.ts.
+// Then once more per later version, asking at that version the calls whose answer it shares (recorded-v1/shared-shapes.ts).
 
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
