@@ -11,6 +11,7 @@ import type { Contract, VersionSpec } from '../../src/core/contract/types.js';
 import { buildImpactReport } from '../../src/core/impact/report.js';
 import { createImpactRecorder, type ImpactRecorder } from '../../src/edge/impact-recorder.js';
 import { HEAD, deprecationSfDate } from '../helpers/calendar.js';
+import { REPORT_CONTENT } from '../helpers/head-shapes.js';
 import { CALENDAR, DURING_DEPRECATION, type Stack, rpc, startStack } from '../helpers/stack.js';
 
 const METHOD_SINCE = '2026-11-01';
@@ -37,7 +38,7 @@ describe('deprecation inside the head version', () => {
       metrics: createMetrics({ maxClients: 10, defaultMetrics: false }),
     });
     stack = await startStack({ contract: CONTRACT, now: DURING_DEPRECATION, impact });
-    const created = await rpc(stack.url, 'createReport', { workbookId: 'wb_demo_marketing', config: {} }, String(HEAD));
+    const created = await rpc(stack.url, 'createReport', { workbookId: 'wb_demo_marketing', [REPORT_CONTENT]: {} }, String(HEAD));
     expect(created.status).toBe(200);
     reportId = created.body.id;
   });

@@ -163,7 +163,7 @@ describe('notices from two replicas sharing a Redis', () => {
   });
 
   it('only one replica sends each notice, and a restarted one sends nothing again', async () => {
-    const extra = { cache: { redis: { url: redis.url, keyPrefix: 'notices-test:' } }, notices: { webhooks: { 'org:shared': receiver.url } } };
+    const extra = { cache: { redis: { url: redis.url, keyPrefix: 'notices-test:', timeoutMs: 1000 } }, notices: { webhooks: { 'org:shared': receiver.url } } };
     const [a, b] = [await gateway(extra), await gateway(extra)];
     expect((await rpc(a.url, 'getEntries', { pageSize: 1 }, '1', { 'x-dl-org-id': 'shared' })).status).toBe(200);
     // Both replicas check at once until the notices are out (each batch reaches Redis within a second).
