@@ -6,7 +6,7 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { BackendCallError, GatewayError, isGatewayError } from '../core/errors.js';
 import type { Json } from '../core/contract/types.js';
-import { findEntry } from '../core/lifecycle/calendar.js';
+import { findEntry, latestAt } from '../core/lifecycle/calendar.js';
 import type { LifecycleHeaders } from '../core/lifecycle/headers.js';
 import { isJsonMediaType } from '../core/media-type.js';
 import { translateRequest, translateResponse, validateRequest } from '../core/translate/engine.js';
@@ -76,6 +76,8 @@ class RpcCall implements Exchange {
   private lifecycle: LifecycleHeaders | undefined;
   /** Only plans that migrate something get one (and may call the backend). */
   private ctx: RequestMigrationContext | undefined;
+  /** The newest version released when the request came in (objects saved above it: the unreleased rule). */
+  private releasedThrough = 0;
   // The exchange with the backend: what is sent, and the answer's head once it is in.
   method = '';
   body: Buffer = EMPTY;
@@ -133,6 +135,7 @@ class RpcCall implements Exchange {
     const { rt, log } = this;
     const now = rt.clock();
     const resolved = resolveVersion(this.req.headers['x-dl-api-version'], rt.calendar, now, Math.random());
+    this.releasedThrough = latestAt(rt.calendar, now)?.version ?? 0;
     log.version = resolved.version;
     log.deprecated = resolved.deprecated;
     this.lifecycle = setClientVersion(this.res, resolved.version, resolved.deprecated ? resolved.entry : undefined, now);
@@ -268,7 +271,8 @@ class RpcCall implements Exchange {
       } catch {
         throw upstreamUnavailable('the body is not valid JSON');
       }
-      const migrated = await translateResponse(this.plan as MethodPlan, parsed, this.ctx as RequestMigrationContext);
+      const policy = { olderClients: this.rt.config.objects.olderClients, releasedThrough: this.releasedThrough };
+      const migrated = await translateResponse(this.plan as MethodPlan, parsed, this.ctx as RequestMigrationContext, policy);
       if (this.departure.gone || this.res.destroyed) return;
       const text = JSON.stringify(migrated);
       delete headers['content-encoding'];
