@@ -221,6 +221,8 @@ class RpcCall implements Exchange {
     // A buffered (checked) answer must come back uncompressed.
     if (plan.checksResponse) out['accept-encoding'] = 'identity';
     setBackendVersion(out, this.rt.contract.head, plan.version);
+    // The lossless rule's write side: the kinds this client may write although saved under a newer version.
+    if (plan.writeGrant !== undefined && this.rt.config.objects.olderClients === 'lossless') out['x-dl-client-writes-through'] = plan.writeGrant;
     out['x-request-id'] = this.requestId;
     out['content-type'] = 'application/json';
     return out;

@@ -25,6 +25,11 @@ export interface MethodPlan {
   /** Per kind in `guarded`: its changes above this version and its steps both ways (guard.ts); a kind absent is refused. */
   readonly kinds?: ReadonlyMap<string, KindHistory>;
   readonly checksResponse: boolean;
+  /**
+   * The write grant for the backend (x-dl-client-writes-through): `kind=version` pairs, per kind the newest version
+   * this client may write without a round trip (no change to the kind since the client's version); absent for none.
+   */
+  readonly writeGrant?: string;
   /** Set when the method cannot be served from this version (a removed method without replacement). */
   readonly unservable?: string;
 }
@@ -335,6 +340,56 @@ function kindHistories(loaded: LoadedContract, version: number, method: string, 
   );
 }
 
+const globalChanges = new WeakMap<LoadedContract, ReadonlyMap<string, readonly number[]>>();
+
+/**
+ * Every kind and the versions whose changes touch it anywhere: its object changes, and any change to the answer of
+ * a method that locates it (so a kind one method answers differently counts as changed for every write).
+ */
+function kindChanges(loaded: LoadedContract): ReadonlyMap<string, readonly number[]> {
+  const known = globalChanges.get(loaded);
+  if (known) return known;
+  const out = new Map<string, number[]>();
+  const mark = (type: string, v: number) => {
+    const list = out.get(type) ?? out.set(type, []).get(type) as number[];
+    if (list[list.length - 1] !== v) list.push(v);
+  };
+  for (const v of loaded.contract.versions) {
+    for (const spec of Object.values(v.methods)) for (const loc of spec.objects ?? []) if (!out.has(loc.type)) out.set(loc.type, []);
+    const locatedBy = (method: string) => [...(methodAt(loaded, v.version - 1, method)?.objects ?? []), ...(methodAt(loaded, v.version, method)?.objects ?? [])];
+    for (const change of v.changes) {
+      if (change.kind === 'methodAdded') continue;
+      if (change.kind === 'methodRemoved') {
+        for (const loc of locatedBy(change.method)) mark(loc.type, v.version);
+      } else if (change.kind === 'custom') {
+        for (const type of Object.keys(change.object ?? {})) mark(type, v.version);
+        for (const m of Object.keys(change.response ?? {})) for (const loc of locatedBy(m)) mark(loc.type, v.version);
+        if (!change.compatible) for (const c of change.covers) if ('object' in c.target) mark(c.target.object, v.version);
+      } else if ('object' in change.target) {
+        mark(change.target.object, v.version);
+      } else if ('response' in change.target) {
+        for (const loc of locatedBy(change.target.response)) mark(loc.type, v.version);
+      }
+    }
+  }
+  globalChanges.set(loaded, out);
+  return out;
+}
+
+/** The write grant: per kind, the newest version below its first change after `version` (the head when none). */
+function writeGrantFor(loaded: LoadedContract, version: number, kinds: ReadonlyMap<string, KindHistory>): string {
+  if (version >= loaded.head) return '';
+  const pairs: string[] = [];
+  for (const [type, global] of kindChanges(loaded)) {
+    // The method's own answer knows the kind best; any other kind the write may touch goes by every method.
+    const changedAt = kinds.get(type)?.changedAt ?? global;
+    const next = changedAt.find((v) => v > version);
+    const through = next === undefined ? loaded.head : next - 1;
+    if (through > version) pairs.push(`${type}=${through}`);
+  }
+  return pairs.sort().join(',');
+}
+
 export function buildPlan(loaded: LoadedContract, version: number, method: string): MethodPlan | undefined {
   const spec = methodAt(loaded, version, method);
   if (!spec) return undefined;
@@ -380,6 +435,8 @@ export function buildPlan(loaded: LoadedContract, version: number, method: strin
   const guarded = headSpec?.objects ?? [];
   const down = [...downPerVersion.flat(), ...defaultsFor(loaded, version, spec, method)];
   const passThrough = version === loaded.head;
+  const kinds = kindHistories(loaded, version, method, guarded);
+  const grant = writeGrantFor(loaded, version, kinds);
   return Object.freeze({
     method,
     version,
@@ -390,7 +447,8 @@ export function buildPlan(loaded: LoadedContract, version: number, method: strin
     up,
     down,
     guarded,
-    kinds: kindHistories(loaded, version, method, guarded),
+    kinds,
+    ...(grant !== '' && { writeGrant: grant }),
     checksResponse: !passThrough && (guarded.length > 0 || down.length > 0),
     ...(unservable && { unservable }),
   });
