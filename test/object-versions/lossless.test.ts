@@ -96,6 +96,31 @@ describe('the round trip decides for a changed kind (dashboards at version 3)', 
   });
 });
 
+describe('a report the web UI moves out of the workbook its version 1 key names', () => {
+  it('is read at version 1 while its key still names its workbook, and refused naming workbookId once moved', async () => {
+    const created = await rpc(stack.url, 'createReport', { key: 'reports/marketing/lossless', config: { rows: 1 } }, '1');
+    expect(created.status).toBe(200);
+    const reportId = created.body.id as string;
+    expect((await rpc(stack.backendUrl, 'updateReport', { reportId, description: 'edited in the UI' }, HEAD_HEADER)).status).toBe(200);
+    const read = await rpc(stack.url, 'getReport', { reportId }, '1');
+    expect(read.status).toBe(200);
+    expect(read.body).toMatchObject({ description: 'edited in the UI', version: HEAD, key: 'reports/marketing/lossless' });
+    expect((await rpc(stack.backendUrl, 'updateReport', { reportId, workbookId: 'wb_demo_sales' }, HEAD_HEADER)).status).toBe(200);
+    const moved = await rpc(stack.url, 'getReport', { reportId }, '1');
+    expect(moved.status).toBe(409);
+    expect(moved.body.details).toEqual({
+      objectType: 'report',
+      objectId: reportId,
+      objectVersion: HEAD,
+      requestedVersion: 1,
+      minVersion: HEAD,
+      rule: 'lossless',
+      fields: ['workbookId'],
+    });
+    expect(JSON.stringify(moved.body)).not.toContain('edited in the UI');
+  });
+});
+
 describe('the demo seed at version 1', () => {
   it('serves the web-UI-saved dataset, connection and collection (kinds unchanged since version 1)', async () => {
     for (const [method, body] of [
