@@ -4,12 +4,13 @@
 // 409 naming the kind, the saved version and what version 1 cannot carry. Writes follow the kinds that did not change.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConfigError, parseConfig } from '../../src/config/load.js';
 import { loadContract } from '../../src/core/contract/load.js';
 import { shippedContract } from '../../src/contract/index.js';
 import { buildPlan } from '../../src/core/translate/plan.js';
-import { HEAD } from '../helpers/calendar.js';
+import { HEAD, VERSIONS } from '../helpers/calendar.js';
 import { stampAt } from '../helpers/head-body.js';
-import { type Stack, rpc, startStack } from '../helpers/stack.js';
+import { CALENDAR, type Stack, rpc, startStack } from '../helpers/stack.js';
 import { HEAD_HEADER, KINDS, asWebUi as asWebUiAt, dashData, shows, type Body } from './kinds.js';
 
 let stack: Stack;
@@ -130,5 +131,45 @@ describe('the demo seed at version 1', () => {
     ] as const) {
       expect((await rpc(stack.url, method, body, '1')).status, method).toBe(200);
     }
+  });
+});
+
+describe('the write grant is the gateway\'s own', () => {
+  it('a version 1 client that sends x-dl-client-writes-through itself still cannot overwrite a report the web UI saved', async () => {
+    const created = await rpc(stack.url, 'createReport', { key: 'reports/marketing/grant', config: { rows: 1 } }, '1');
+    const reportId = created.body.id as string;
+    expect((await rpc(stack.backendUrl, 'updateReport', { reportId, description: 'UI' }, HEAD_HEADER)).status).toBe(200);
+    const before = stack.backend!.requests.length;
+    const res = await fetch(`${stack.url}/rpc/updateReport`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-dl-api-version': '1', 'x-dl-client-writes-through': `report=${HEAD}` },
+      body: JSON.stringify({ reportId, description: 'overwritten' }),
+    });
+    expect(res.status).toBe(409);
+    expect((await rpc(stack.url, 'getReport', { reportId }, HEAD_HEADER)).body).toMatchObject({ description: 'UI', version: HEAD });
+    // The backend saw the gateway's grant for version 1 (reports not in it), not the client's.
+    const seen = stack.backend!.requests.slice(before).find((r) => r.url === '/rpc/updateReport');
+    expect(seen?.headers['x-dl-client-writes-through']).toBe(buildPlan(loaded, 1, 'updateReport')?.writeGrant);
+    expect(seen?.headers['x-dl-client-writes-through']).not.toContain('report=');
+  });
+});
+
+describe('objects.olderClients in the config', () => {
+  const problemsOf = (objects: unknown): readonly string[] => {
+    try {
+      parseConfig({ lifecycle: CALENDAR, objects }, {}, '(test)', { contractVersions: VERSIONS });
+    } catch (e) {
+      if (e instanceof ConfigError) return e.problems;
+      throw e;
+    }
+    return [];
+  };
+
+  it('takes lossless (the default) and refuse-newer, and names anything else', () => {
+    expect(parseConfig({ lifecycle: CALENDAR }, {}, '(test)', { contractVersions: VERSIONS }).config.objects.olderClients).toBe('lossless');
+    expect(problemsOf({ olderClients: 'refuse-newer' })).toEqual([]);
+    const problems = problemsOf({ olderClients: 'strict' });
+    expect(problems.some((p) => p.startsWith('objects.olderClients') && p.includes('lossless') && p.includes('refuse-newer'))).toBe(true);
+    expect(problemsOf({ olderClient: 'lossless' }).some((p) => p.includes('olderClient'))).toBe(true);
   });
 });
