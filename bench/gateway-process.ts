@@ -9,6 +9,7 @@ import { pino } from 'pino';
 import { createMetrics } from '../src/admin/metrics.js';
 import { parseConfig } from '../src/config/load.js';
 import { shippedContract } from '../src/contract/index.js';
+import { createImpactRecorder } from '../src/edge/impact-recorder.js';
 import { createGateway } from '../src/gateway/index.js';
 import { getHeapSpaceStatistics } from 'node:v8';
 import { tuneHeap } from '../src/cli/heap.js';
@@ -55,6 +56,14 @@ const logger = redactingLogger(base, []);
 const requestLog = requestLineLogger(base, []);
 // As in `serve` (production): default process metrics on.
 const metrics = createMetrics({ maxClients: loaded.config.metrics.maxClients });
+// As in `serve`: the impact report's recorder, in Redis when cache.redis is set.
+const redisConfig = loaded.config.cache.redis;
+const impact = createImpactRecorder({
+  limits: loaded.config.impact,
+  ...(redisConfig && { redis: { url: redisConfig.url, keyPrefix: redisConfig.keyPrefix } }),
+  logger,
+  metrics: { recordCacheError: (op, reason) => metrics.recordCacheError(op, reason), setCacheConnected: () => {} },
+});
 const gateway = createGateway({
   loaded,
   contract: shippedContract,
@@ -63,6 +72,7 @@ const gateway = createGateway({
   logger,
   requestLog,
   metrics,
+  impact,
 });
 const url = await gateway.listen(0, '127.0.0.1');
 let clientConnections = 0;

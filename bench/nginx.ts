@@ -32,8 +32,29 @@ export interface RunningNginx {
 }
 
 /** Starts nginx in front of `upstreams` (round-robin; nginx's defaults on a dead upstream: max_fails=1, fail_timeout=10s). */
-export async function startNginx(binary: string, upstreams: string | readonly string[]): Promise<RunningNginx> {
+export function startNginx(binary: string, upstreams: string | readonly string[]): Promise<RunningNginx> {
   const servers = (typeof upstreams === 'string' ? [upstreams] : upstreams).map((u) => new URL(u));
+  return startNginxWith(binary, (listen) => `
+  upstream backend {
+${servers.map((u) => `    server ${u.hostname}:${u.port};`).join('\n')}
+    keepalive 64;
+    keepalive_requests 1000000;
+    # Below Node's server keep-alive timeout (5 s): never reuse a connection the backend is closing.
+    keepalive_timeout 4s;
+  }
+  server {
+    listen ${listen};
+    location / {
+      proxy_pass http://backend;
+      proxy_http_version 1.1;
+      proxy_set_header Connection "";
+    }
+  }
+`);
+}
+
+/** Starts nginx with `http(listen)` as its http {} context's own part (upstreams, maps, a server on `listen`). */
+export async function startNginxWith(binary: string, http: (listen: string) => string): Promise<RunningNginx> {
   const dir = mkdtempSync(join(tmpdir(), 'dlgw-bench-nginx-'));
   for (const sub of ['body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) mkdirSync(join(dir, sub));
   const port = await freePort();
@@ -55,21 +76,7 @@ http {
   scgi_temp_path ${dir}/scgi;
   keepalive_requests 1000000;
   keepalive_timeout 60s;
-  upstream backend {
-${servers.map((u) => `    server ${u.hostname}:${u.port};`).join('\n')}
-    keepalive 64;
-    keepalive_requests 1000000;
-    # Below Node's server keep-alive timeout (5 s): never reuse a connection the backend is closing.
-    keepalive_timeout 4s;
-  }
-  server {
-    listen 127.0.0.1:${port};
-    location / {
-      proxy_pass http://backend;
-      proxy_http_version 1.1;
-      proxy_set_header Connection "";
-    }
-  }
+${http(`127.0.0.1:${port}`)}
 }
 `;
   writeFileSync(join(dir, 'nginx.conf'), conf);

@@ -27,7 +27,9 @@ import { type Child, killAllChildren, startNodeChild } from './control.js';
 import type { GatewayChildOptions } from './gateway-process.js';
 import { type PacedResult, type RunResult, type Target, blast, median, once, paced } from './load.js';
 import { MIB, abortedRequests, bigUpdateBody, postStream } from './memory.js';
-import { type RunningNginx, findNginx, procTreeCpuUs, startNginx } from './nginx.js';
+import { type RunningNginx, findNginx, procTreeCpuUs, startNginx, startNginxWith } from './nginx.js';
+import { nginxFront } from '../src/cli/nginx-front.js';
+import { DEFAULT_CONFIG, loadConfigFile } from '../src/config/load.js';
 import { type RunningRedis, hasRedisServer, startRedis } from './redis.js';
 import { summariseProfile } from './profile-summary.js';
 import { HEAD } from '../test/helpers/calendar.js';
@@ -158,6 +160,8 @@ interface GcPauses {
 
 const children: Child[] = [];
 let nginx: RunningNginx | undefined;
+/** The generated nginx front (`nginx-front`) in front of the main gateway and the backend. */
+let front: RunningNginx | undefined;
 let redis: RunningRedis | undefined;
 let build: Build | undefined;
 let compareBuild: Build | undefined;
@@ -169,10 +173,11 @@ const problem = (what: string) => {
 };
 
 async function stopAll(): Promise<void> {
-  await Promise.allSettled([...children.map((c) => c.stop()), nginx?.stop()]);
+  await Promise.allSettled([...children.map((c) => c.stop()), nginx?.stop(), front?.stop()]);
   await redis?.dispose();
   children.length = 0;
   nginx = undefined;
+  front = undefined;
   redis = undefined;
   build?.cleanup();
   build = undefined;
@@ -226,6 +231,8 @@ const ROW_ORDER = [
   'cmp-v1-create',
   'bare-get',
   'gw-passthrough-get',
+  'cmp-passthrough-get',
+  'nginx-front-get',
   'bare-page',
   'gw-v1-page',
   'gw-v1-page-walk',
@@ -244,6 +251,7 @@ function makeTargets(
     gateway: string;
     gatewayRedis?: string | undefined;
     nginx?: string | undefined;
+    front?: string | undefined;
     compare?: string | undefined;
     dashV2?: string | undefined;
     dashV3?: string | undefined;
@@ -274,6 +282,9 @@ function makeTargets(
   if (urls.nginx) {
     targets.push({ name: 'nginx', description: 'nginx → backend', url: `${urls.nginx}/rpc/getReport`, headers: direct, body: get });
   }
+  if (urls.front) {
+    targets.push({ name: 'nginx-front-get', description: 'generated nginx front → backend: GET /ping, web traffic past Node', url: `${urls.front}/ping`, headers: PLAIN_HEADERS, body: '', method: 'GET' });
+  }
   targets.push(
     {
       name: 'gw-latest',
@@ -298,7 +309,7 @@ function makeTargets(
     },
     {
       name: 'gw-passthrough-get',
-      description: 'gateway pass-through (http-proxy-middleware): GET /ping',
+      description: 'gateway pass-through: GET /ping',
       url: `${urls.gateway}/ping`,
       headers: PLAIN_HEADERS,
       body: '',
@@ -321,8 +332,8 @@ function makeTargets(
   );
   const compare = urls.compare;
   if (compare) {
-    // The --compare checkout's gateway doing the first three gateway rows' requests.
-    for (const name of ['gw-latest', 'gw-v1-create', 'gw-v1-get']) {
+    // The --compare checkout's gateway doing the first three gateway rows' requests, and the web pass-through's.
+    for (const name of ['gw-latest', 'gw-v1-create', 'gw-v1-get', 'gw-passthrough-get']) {
       const t = targets.find((x) => x.name === name) as Target;
       targets.push({ ...t, name: name.replace(/^gw-/, 'cmp-'), description: `--compare: ${t.description}`, url: t.url.replace(urls.gateway, compare) });
     }
@@ -405,6 +416,8 @@ async function smokeCheck(targets: Target[], reportId: string, pageEntries: stri
         break;
       case 'bare-get':
       case 'gw-passthrough-get':
+      case 'cmp-passthrough-get':
+      case 'nginx-front-get':
         if (json?.apiVersion !== HEAD) fail('expected the backend\'s /ping answer');
         break;
       case 'bare-create':
@@ -559,6 +572,12 @@ async function main(): Promise<void> {
     } catch (e) {
       log(`nginx row skipped: ${(e as Error).message}`);
     }
+    try {
+      const { config } = loadConfigFile(DEFAULT_CONFIG, { UPSTREAM_URL: backendUrl });
+      front = await startNginxWith(nginxBinary, (listen) => nginxFront(config, { gateway: new URL(gatewayUrl), listen }));
+    } catch (e) {
+      log(`nginx-front row skipped: ${(e as Error).message}`);
+    }
   }
 
   const allTargets = makeTargets(
@@ -569,6 +588,7 @@ async function main(): Promise<void> {
       gateway: gatewayUrl,
       gatewayRedis: gatewayRedis?.ready.url as string | undefined,
       nginx: nginx?.url,
+      front: front?.url,
       compare: compareGateway?.ready.url as string | undefined,
       dashV2: dashV2?.ready.url as string | undefined,
       dashV3: dashV3?.ready.url as string | undefined,
@@ -590,6 +610,7 @@ async function main(): Promise<void> {
   const cpuOf = async (name: string): Promise<number | undefined> => {
     const child = servedBy(name);
     if (child) return child.call<number>('cpu');
+    if (name === 'nginx-front-get') return front ? procTreeCpuUs(front.pid) : undefined;
     return name === 'nginx' && nginx ? procTreeCpuUs(nginx.pid) : undefined;
   };
   const gcOf = async (name: string): Promise<GcPauses | undefined> => servedBy(name)?.call<GcPauses>('gcPauses');
@@ -674,7 +695,7 @@ async function main(): Promise<void> {
 
   // Each gateway row is compared with the bare proxy doing the same backend work.
   const floorOf = (name: string) =>
-    name === 'gw-dash-v2-translated' || name === 'cmp-dash-v2-translated' ? 'gw-dash-v3-streamed' : name === 'gw-dash-v3-streamed' || name === 'bare-dash' ? 'bare-dash' : name === 'gw-v1-create' || name === 'cmp-v1-create' ? 'bare-create' : name.startsWith('gw-v1-page') ? 'bare-page' : name === 'gw-passthrough-get' ? 'bare-get' : 'bare-proxy';
+    name === 'gw-dash-v2-translated' || name === 'cmp-dash-v2-translated' ? 'gw-dash-v3-streamed' : name === 'gw-dash-v3-streamed' || name === 'bare-dash' ? 'bare-dash' : name === 'gw-v1-create' || name === 'cmp-v1-create' ? 'bare-create' : name.startsWith('gw-v1-page') ? 'bare-page' : name === 'gw-passthrough-get' || name === 'cmp-passthrough-get' || name === 'nginx-front-get' ? 'bare-get' : 'bare-proxy';
   // --- the table of the throughput rounds (alone with --only)
   const throughputTable = () => {
     log(`throughput: ${CONNECTIONS} connections, medians of ${ROUNDS} round(s) of ${DURATION_S} s`);

@@ -14,6 +14,8 @@ export interface RequestRecord {
   readonly error?: string | undefined;
   readonly deprecated: boolean;
   readonly client: string;
+  /** The preview client (as the calendar lists it) let into an unreleased version, if this call was one. */
+  readonly preview?: string | undefined;
 }
 
 /** What the shared cache reports: commands that gave no usable answer, and whether Redis is connected. */
@@ -69,6 +71,13 @@ export function createMetrics(options: { maxClients: number; defaultMetrics?: bo
   const deprecated = new Counter({
     name: 'dlgw_deprecated_requests_total',
     help: 'Requests on deprecated API versions by client (org id, or a short hash of the credential)',
+    labelNames: ['version', 'client'] as const,
+    registers: [registry],
+  });
+  // Labelled by the calendar's own preview lists: bounded by the config, not by who calls.
+  const preview = new Counter({
+    name: 'dlgw_preview_requests_total',
+    help: 'Requests on a not yet released API version let in by preview access, by version and client (as the calendar lists it)',
     labelNames: ['version', 'client'] as const,
     registers: [registry],
   });
@@ -148,6 +157,7 @@ export function createMetrics(options: { maxClients: number; defaultMetrics?: bo
       if (r.translateMs !== undefined) children.translation.observe(r.translateMs / 1000);
       if (r.error === 'UPSTREAM_UNAVAILABLE' || r.error === 'UPSTREAM_TIMEOUT') upstreamErrors.inc({ code: r.error });
       if (r.deprecated) deprecatedChild(version, clientLabel(r.client)).inc();
+      if (r.preview !== undefined) preview.inc({ version, client: r.preview });
     },
     recordReload(ok) {
       reloads.inc({ result: ok ? 'success' : 'failure' });

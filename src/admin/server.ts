@@ -1,9 +1,12 @@
-// The admin listener (loopback by default): Prometheus metrics and an explicit reload, off the public port.
+// The admin listener (loopback by default): Prometheus metrics, an explicit reload and the impact report, off the
+// public port.
 
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import express, { type Request, type Response } from 'express';
 import { listen } from '../net/listen.js';
+import type { ImpactFilters, ImpactReport } from '../core/impact/report.js';
+import { renderImpactPage } from './impact-page.js';
 import type { Metrics } from './metrics.js';
 
 export interface ReloadResult {
@@ -22,6 +25,10 @@ export interface AdminOptions {
   readonly reload: () => ReloadResult;
   /** The token POST /reload requires as `Authorization: Bearer <token>`, when one is configured (read per request). */
   readonly token?: () => string | undefined;
+  /** The per-client impact report now, narrowed by the filters; rejects when its record cannot be read. */
+  readonly impact?: (filters: ImpactFilters) => Promise<ImpactReport>;
+  /** The latest notice deliveries and failures, newest first; absent: no webhook is configured. */
+  readonly notices?: () => Promise<readonly unknown[]>;
 }
 
 const digest = (text: string) => createHash('sha256').update(text).digest();
@@ -33,7 +40,20 @@ function authorized(req: Request, token: string): boolean {
 }
 
 /** Each route's one allowed method: any other method answers 405 with Allow. */
-const ROUTES: Record<string, string> = { '/metrics': 'GET', '/reload': 'POST', '/healthz': 'GET' };
+const ROUTES: Record<string, string> = { '/metrics': 'GET', '/reload': 'POST', '/healthz': 'GET', '/impact': 'GET', '/impact.html': 'GET', '/notices': 'GET' };
+
+/** The report's filters from the query (client, version, method); a problem names the bad one. */
+function filtersOf(req: Request): ImpactFilters | string {
+  const one = (name: string) => {
+    const v = req.query[name];
+    return typeof v === 'string' && v !== '' ? v : undefined;
+  };
+  const version = one('version');
+  if (version !== undefined && !/^[1-9][0-9]{0,5}$/.test(version)) return 'version must be a version number, e.g. ?version=1';
+  const client = one('client');
+  const method = one('method');
+  return { ...(client !== undefined && { client }), ...(version !== undefined && { version: Number(version) }), ...(method !== undefined && { method }) };
+}
 
 export function createAdminServer(options: AdminOptions): AdminServer {
   const app = express();
@@ -55,6 +75,46 @@ export function createAdminServer(options: AdminOptions): AdminServer {
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
+  const impact = async (req: Request, res: Response, html: boolean) => {
+    if (!options.impact) {
+      res.status(404).json({ error: 'the impact report is not recorded by this process' });
+      return;
+    }
+    const filters = filtersOf(req);
+    if (typeof filters === 'string') {
+      res.status(400).json({ error: filters });
+      return;
+    }
+    let report: ImpactReport;
+    try {
+      report = await options.impact(filters);
+    } catch (e) {
+      res.status(503).json({ error: `the impact report cannot be read now: ${(e as Error).message}` });
+      return;
+    }
+    res.setHeader('cache-control', 'no-store');
+    if (!html) {
+      res.json(report);
+      return;
+    }
+    // The page loads nothing: no script, no outside resource; only its own inline style.
+    res.setHeader('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'self'");
+    res.type('text/html; charset=utf-8').send(renderImpactPage(report));
+  };
+  app.get('/notices', async (_req, res) => {
+    if (!options.notices) {
+      res.json({ deliveries: [], note: 'no webhook is configured (notices.webhooks)' });
+      return;
+    }
+    try {
+      res.setHeader('cache-control', 'no-store');
+      res.json({ deliveries: await options.notices() });
+    } catch (e) {
+      res.status(503).json({ error: `the notice log cannot be read now: ${(e as Error).message}` });
+    }
+  });
+  app.get('/impact', (req, res) => impact(req, res, false));
+  app.get('/impact.html', (req, res) => impact(req, res, true));
   app.use((req: Request, res: Response) => {
     const allowed = ROUTES[req.path];
     if (allowed) {
@@ -63,7 +123,7 @@ export function createAdminServer(options: AdminOptions): AdminServer {
       res.status(405).json({ error: `use ${allowed} for ${req.path}` });
       return;
     }
-    res.status(404).json({ error: 'no such admin endpoint: /metrics (GET), /reload (POST), /healthz (GET)' });
+    res.status(404).json({ error: 'no such admin endpoint: /metrics (GET), /reload (POST), /healthz (GET), /impact (GET), /impact.html (GET), /notices (GET)' });
   });
   const server = createServer(app);
   return {

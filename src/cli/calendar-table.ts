@@ -15,7 +15,14 @@ export function calendarLines(calendar: Calendar, now: Date): string[] {
   const header = ['version', 'released', 'deprecated', 'sunset', `status at ${now.toISOString()}`];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] as string).length)));
   const table = [header, ...rows].map((r) => r.map((c, i) => c.padEnd(widths[i] as number)).join('  ').trimEnd());
-  return [...table, ...brownoutLines(calendar)];
+  return [...table, ...brownoutLines(calendar), ...previewLines(calendar, now)];
+}
+
+/** One line per version not yet released that lets preview clients in: who may call it before its release. */
+function previewLines(calendar: Calendar, now: Date): string[] {
+  return calendar.entries
+    .filter((e) => e.preview?.length && statusAt(e, now) === 'unreleased')
+    .map((e) => `v${e.version} preview before ${day(e.releasedAt)}: ${e.preview?.join(', ')}`);
 }
 
 /** One line per version with brownouts: its windows (start to end) and its share of refused requests. */

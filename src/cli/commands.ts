@@ -1,14 +1,16 @@
-// The commands (node:util parseArgs): serve, backend, check-config, check-contract, translate, with --help and
+// The commands (node:util parseArgs): serve, backend, check-config, check-contract, translate, impact, with --help and
 // --version each. Exit codes: 0 ok, 1 a check failed, 2 bad arguments or a config/environment serve cannot start with.
 
 import { readFileSync } from 'node:fs';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { ConfigError } from '../config/load.js';
+import { ConfigError, loadConfigFile } from '../config/load.js';
 import { ContractError } from '../core/contract/load.js';
 import { startReferenceBackendFromEnv } from '../reference-backend/index.js';
 import { runCheckConfig } from './check-config.js';
+import { NginxFrontError, nginxFront } from './nginx-front.js';
 import { type Output, runCheckContract, runTranslate } from './contract-commands.js';
 import { tuneHeap } from './heap.js';
+import { runImpact } from './impact.js';
 import { createLogger, logLevelProblem } from './logger.js';
 import { DEFAULT_CONFIG, StartupError, serve } from './serve.js';
 import { versionNumberIn } from '../core/version/number.js';
@@ -24,6 +26,7 @@ const ENVIRONMENT = `environment (wins over the config file):
   ADMIN_PORT, ADMIN_HOST  admin.port, admin.host (the admin listener: /metrics, POST /reload)
   ADMIN_TOKEN, ADMIN_TOKEN_FILE  the token POST /reload requires (needed when ADMIN_HOST is not loopback)
   REDIS_URL            cache.redis.url (replicas share v1 page tokens and legacy-key lookups; absent: each caches alone)
+  NOTICES_SECRET       the HMAC key signed sunset notices carry (else the file notices.secretFile names)
   LOG_LEVEL            fatal, error, warn, info (default), debug, trace or silent`;
 
 const EXIT_CODES = 'exit status: 0 ok, 1 a check failed, 2 bad arguments or a config the gateway cannot start with';
@@ -37,6 +40,10 @@ commands:
   check-contract            check the API contract against the versioning rules
   translate --from N --method M [--body JSON] [--config FILE] [--upstream URL]
                             print the latest-version body for an old body
+  nginx-front [--config FILE] [--gateway URL] [--listen PORT]
+                            print an nginx front: web traffic straight to the upstream, /rpc/ to the gateway
+  impact [--admin URL] [--client C] [--api-version N] [--method M] [--json]
+                            print a running gateway's per-client impact report
 
 Every command takes --help and --version. ${EXIT_CODES}.
 
@@ -210,6 +217,75 @@ options:
         }
         throw e;
       }
+    },
+  },
+  'nginx-front': {
+    usage: `usage: ${NAME} nginx-front [--config FILE] [--gateway URL] [--listen PORT]
+
+Prints an nginx configuration for the http {} context, made from the config file: nginx sends /rpc/ (every
+spelling), the gateway's own routes, passthrough.exclude's prefixes and every request-target or Connection
+header it cannot prove harmless to the gateway, and plain web traffic straight to upstream.url with the
+pass-through's header rules (gateway-owned and hop-by-hop headers cleared, "_" names dropped, X-Forwarded-*
+and X-Request-Id set). Needs a real upstream and pass-through on.
+
+options:
+  --config FILE    the config file (default: GATEWAY_CONFIG, else config/gateway.yaml)
+  --gateway URL    where nginx reaches the gateway's public listener (default http://127.0.0.1:<listen.port>)
+  --listen PORT    nginx's listen parameter, a port or address:port (default 80)`,
+    options: { config: { type: 'string' }, gateway: { type: 'string' }, listen: { type: 'string' } },
+    positionals: 0,
+    async run(io, values) {
+      const gateway = values.gateway as string | undefined;
+      if (gateway !== undefined && !/^https?:\/\/[^/?#]+\/?$/.test(gateway)) throw new UsageError(`--gateway: ${JSON.stringify(gateway)} is not an http(s) origin such as http://gateway:8080`);
+      const listen = (values.listen as string | undefined) ?? '80';
+      if (!/^(?:[A-Za-z0-9.-]+:|\[[0-9A-Fa-f:.]+\]:)?[0-9]{1,5}$/.test(listen)) throw new UsageError(`--listen: ${JSON.stringify(listen)} is not a port or address:port`);
+      try {
+        const { config } = loadConfigFile(configOf(values));
+        io.out(nginxFront(config, { gateway: new URL(gateway ?? `http://127.0.0.1:${config.listen.port}`), listen }).trimEnd());
+        return 0;
+      } catch (e) {
+        if (e instanceof ConfigError) {
+          io.err(`${NAME} nginx-front: ${e.line}`);
+          return 2;
+        }
+        if (e instanceof NginxFrontError) {
+          io.err(`${NAME} nginx-front: ${e.message}`);
+          return 1;
+        }
+        throw e;
+      }
+    },
+  },
+  impact: {
+    usage: `usage: ${NAME} impact [--admin URL] [--client C] [--api-version N] [--method M] [--json]
+
+Prints a running gateway's per-client impact report (GET /impact on its admin listener): for each client and
+version it calls, the sunset date and what it uses that changes or disappears at each later version.
+Exit status 1 when the admin listener cannot give it.
+
+options:
+  --admin URL     the admin listener (default: http://ADMIN_HOST:ADMIN_PORT, else http://127.0.0.1:9090)
+  --client C      only this client (as the report names it: org:<id>, cred:<hash> or anonymous)
+  --api-version N only calls at this API version
+  --method M      only this RPC method
+  --json          print the report as JSON instead of a table`,
+    options: { admin: { type: 'string' }, client: { type: 'string' }, 'api-version': { type: 'string' }, method: { type: 'string' }, json: { type: 'boolean' } },
+    positionals: 0,
+    async run(io, values) {
+      const admin = (values.admin as string | undefined) ?? `http://${process.env.ADMIN_HOST || '127.0.0.1'}:${process.env.ADMIN_PORT || '9090'}`;
+      if (!URL.canParse(admin)) throw new UsageError(`--admin: ${JSON.stringify(admin)} is not a URL`);
+      const version = values['api-version'] as string | undefined;
+      if (version !== undefined && versionNumberIn(version) === undefined) throw new UsageError(`--api-version: ${JSON.stringify(version)} is not an API version (a positive integer)`);
+      return runImpact(
+        io,
+        admin,
+        {
+          ...(values.client !== undefined && { client: values.client as string }),
+          ...(version !== undefined && { version: Number(version) }),
+          ...(values.method !== undefined && { method: values.method as string }),
+        },
+        values.json === true,
+      );
     },
   },
 };

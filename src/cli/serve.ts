@@ -1,6 +1,7 @@
 // `serve`: load the config, start the embedded backend if asked, build the runtime and listen; reload the
 // config on SIGHUP or file change; drain and stop on SIGTERM/SIGINT.
 
+import { readFileSync } from 'node:fs';
 import type { Logger } from 'pino';
 import { Client } from 'undici';
 import { createAdminServer, type AdminServer, type ReloadResult } from '../admin/server.js';
@@ -9,7 +10,10 @@ import { ConfigError, type LoadedConfig } from '../config/load.js';
 import { digestOf, watchConfig, type ConfigWatcher } from '../config/watch.js';
 import { shippedContract } from '../contract/index.js';
 import { ContractError } from '../core/contract/load.js';
+import { buildImpactReport } from '../core/impact/report.js';
 import { readinessOptions } from '../edge/discovery.js';
+import { createImpactRecorder } from '../edge/impact-recorder.js';
+import { createNotifier, type Notifier } from '../edge/notices.js';
 import { checkReadiness } from '../edge/readiness.js';
 import { createGateway, createRuntime, type Gateway, type RuntimeOptions } from '../gateway/index.js';
 import { DEMO_SEED, createReferenceBackend } from '../reference-backend/index.js';
@@ -28,6 +32,8 @@ export interface Serving {
   reload(): ReloadResult;
   /** Drains in-flight requests (at most shutdown.drainMs) and stops everything. */
   stop(): Promise<void>;
+  /** Sends the sunset notices due now (as the periodic check does); nothing without a webhook. */
+  checkNotices(): Promise<void>;
 }
 
 export interface ServeOptions {
@@ -70,6 +76,15 @@ export async function serve(options: ServeOptions): Promise<Serving> {
   });
   let { logger } = loggersOf(initial);
   const metrics = createMetrics({ maxClients: initial.config.metrics.maxClients });
+  // Who calls what (the impact report): shared by every generation; in Redis when cache.redis is set at start.
+  const redis = initial.config.cache.redis;
+  const impact = createImpactRecorder({
+    limits: initial.config.impact,
+    ...(redis && { redis: { url: redis.url, keyPrefix: redis.keyPrefix } }),
+    logger,
+    // Its Redis troubles count with the cache's; the connected gauge stays the cache's own.
+    metrics: { recordCacheError: (op, reason) => metrics.recordCacheError(op, reason), setCacheConnected: () => {} },
+  });
 
   // The embedded backend lives as long as the process, whatever reloads do.
   let embeddedUrl: string | undefined;
@@ -94,10 +109,51 @@ export async function serve(options: ServeOptions): Promise<Serving> {
     clock: () => new Date(),
     ...loggersOf(l),
     metrics,
+    impact,
   });
 
   const initialUpstream = await upstreamOf(initial);
   const gateway = createGateway(generation(initial, initialUpstream));
+  const reportNow = async (filters = {}) => {
+    const rt = gateway.runtime();
+    return buildImpactReport(rt.contract, rt.calendar, rt.clock(), await impact.snapshot(), impact.store, filters);
+  };
+  // Signed notices before a sunset, once a webhook is configured (the webhooks and their settings as at start).
+  let notifier: Notifier | undefined;
+  let noticeTimer: NodeJS.Timeout | undefined;
+  const notices = initial.config.notices;
+  if (Object.keys(notices.webhooks).length) {
+    let secret = env.NOTICES_SECRET;
+    if (!secret && notices.secretFile) {
+      try {
+        secret = readFileSync(notices.secretFile, 'utf8').trim();
+      } catch (e) {
+        await gateway.close();
+        await impact.close();
+        throw new StartupError(`notices.secretFile: cannot read ${notices.secretFile} (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
+      }
+    }
+    if (!secret) {
+      await gateway.close();
+      await impact.close();
+      throw new StartupError('notices.webhooks is set, so notices need a signing key: set NOTICES_SECRET or notices.secretFile');
+    }
+    notifier = createNotifier({
+      webhooks: notices.webhooks,
+      secret,
+      leadDays: notices.leadDays,
+      maxAttempts: notices.maxAttempts,
+      retryBaseMs: notices.retryBaseMs,
+      report: () => reportNow(),
+      clock: () => gateway.runtime().clock(),
+      ...(redis && { redis: { url: redis.url, keyPrefix: redis.keyPrefix } }),
+      logger,
+      metrics: { recordCacheError: (op, reason) => metrics.recordCacheError(op, reason), setCacheConnected: () => {} },
+    });
+    const n = notifier;
+    noticeTimer = setInterval(() => void n.check().catch((e: unknown) => logger.warn({ err: e }, 'notice check failed')), notices.checkEveryMs);
+    noticeTimer.unref();
+  }
   const { listen: pub, admin: adminConfig } = initial.config;
   let admin: AdminServer | undefined;
   let url: string;
@@ -105,7 +161,13 @@ export async function serve(options: ServeOptions): Promise<Serving> {
   try {
     url = await bind(() => gateway.listen(pub.port, pub.host), pub.host, pub.port, 'listen.host/listen.port, or HOST/PORT');
     if (adminConfig.enabled) {
-      admin = createAdminServer({ metrics, reload: () => reload(), token: () => loaded.adminToken });
+      admin = createAdminServer({
+        metrics,
+        reload: () => reload(),
+        token: () => loaded.adminToken,
+        impact: reportNow,
+        ...(notifier && { notices: () => (notifier as Notifier).deliveries() }),
+      });
       adminUrl = await bind(
         () => (admin as AdminServer).listen(adminConfig.port, adminConfig.host),
         adminConfig.host,
@@ -115,6 +177,9 @@ export async function serve(options: ServeOptions): Promise<Serving> {
     }
   } catch (e) {
     await gateway.close();
+    clearInterval(noticeTimer);
+    await notifier?.close();
+    await impact.close();
     await stopBackend();
     throw e;
   }
@@ -148,6 +213,7 @@ export async function serve(options: ServeOptions): Promise<Serving> {
       loaded = next;
       logger = runtime.logger;
       metrics.setMaxClients(next.config.metrics.maxClients);
+      impact.setLimits(next.config.impact);
       watcher?.accept(digest);
       metrics.recordReload(true);
       if (next.config.listen.port !== previous.listen.port || next.config.listen.host !== previous.listen.host) {
@@ -178,10 +244,14 @@ export async function serve(options: ServeOptions): Promise<Serving> {
     adminUrl,
     metrics,
     reload,
+    checkNotices: () => notifier?.check() ?? Promise.resolve(),
     async stop() {
       watcher?.close();
       await gateway.shutdown(gateway.runtime().config.shutdown.drainMs);
       await admin?.close();
+      clearInterval(noticeTimer);
+      await notifier?.close();
+      await impact.close();
       await stopBackend();
     },
   };

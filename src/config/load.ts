@@ -146,6 +146,7 @@ function calendarProblems(lifecycle: GatewayConfig['lifecycle'], contractVersion
         ...(v.migrationGuide && { migrationGuide: v.migrationGuide }),
         brownouts: v.brownouts,
         brownoutShare: v.brownoutShare,
+        preview: v.preview,
       })),
       lifecycle.supportWindowDays,
     );

@@ -50,12 +50,17 @@ export const DEFAULTS = {
   adminPort: 9090,
   drainMs: 10_000,
   metricsMaxClients: 500,
+  impactMaxClients: 1_000,
+  impactMaxPathsPerClient: 200,
   redisTimeoutMs: 50,
   redisLocalCacheSize: 1_000,
   redisKeyPrefix: 'dlgw:',
   readinessPath: '/ping',
   readinessTimeoutMs: 2_000,
 } as const;
+
+/** A preview client: an org id (as x-dl-org-id accepts it) or the first 12 hex digits of sha256(credential), as in the metrics. */
+const PREVIEW_CLIENT = /^(?:org:[A-Za-z0-9._:-]{1,64}|cred:[0-9a-f]{12})$/;
 
 const brownoutWindow = z
   .strictObject({ start: instant, end: instant })
@@ -93,6 +98,22 @@ const versionPlan = z.strictObject({
   brownouts: z.array(brownoutWindow).default([]),
   /** Share (0..1) of this version's requests refused with 410 while it is deprecated. */
   brownoutShare: z.number().min(0).max(1).default(0),
+  /**
+   * Clients that may call this version before its release date (to test their migration), named as the metrics name
+   * them: `org:<x-dl-org-id>` or `cred:<12 hex of sha256(credential)>`, so that no credential is written in the config.
+   */
+  preview: z
+    .array(
+      z.string().regex(PREVIEW_CLIENT, {
+        error: (issue) => `a client as the metrics name it: org:<x-dl-org-id> or cred:<the 12 hex digits the metrics show> (got ${JSON.stringify(String(issue.input).slice(0, 80))})`,
+      }),
+    )
+    .default([]),
+  /**
+   * While deprecated, a client the impact record first saw on this version after its deprecation (or never) gets 400;
+   * clients seen on it before keep working until the sunset.
+   */
+  refuseNewClients: z.boolean().default(false),
 });
 
 export const configSchema = z.strictObject({
@@ -169,6 +190,29 @@ export const configSchema = z.strictObject({
     .strictObject({
       /** Distinct clients tracked on deprecated versions before the rest are counted as "other". */
       maxClients: z.number().int().positive().default(DEFAULTS.metricsMaxClients),
+    })
+    .prefault({}),
+  impact: z
+    .strictObject({
+      /** Clients the impact report keeps; past it, those seen longest ago are dropped (and counted). */
+      maxClients: z.number().int().positive().default(DEFAULTS.impactMaxClients),
+      /** Method × version × request-field entries kept per client; past it, new ones are dropped (and counted). */
+      maxPathsPerClient: z.number().int().positive().default(DEFAULTS.impactMaxPathsPerClient),
+    })
+    .prefault({}),
+  notices: z
+    .strictObject({
+      /** Client id as the impact report names it (org:<id>, cred:<hash>) → the http(s) URL its notices are posted to. */
+      webhooks: z.record(z.string().min(1), z.url({ protocol: /^https?$/ })).default({}),
+      /** A file holding the HMAC key notices are signed with; env NOTICES_SECRET wins. Needed once a webhook is set. */
+      secretFile: z.string().min(1).optional(),
+      /** Days before a sunset at which a client still calling the version is told (the nearest one reached). */
+      leadDays: z.array(z.number().int().min(0)).default([90, 30, 7, 1]),
+      /** Tries per notice and check, waiting retryBaseMs, then twice as long each time. */
+      maxAttempts: z.number().int().min(1).max(20).default(5),
+      retryBaseMs: z.number().int().min(1).default(1_000),
+      /** How often the gateway looks for notices due. */
+      checkEveryMs: z.number().int().min(100).default(60_000),
     })
     .prefault({}),
   readiness: z

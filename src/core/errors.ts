@@ -2,9 +2,11 @@
 // No HTTP objects here: the edge renders a GatewayError as application/problem+json.
 
 export const ERROR_CATALOGUE = {
-  INVALID_API_VERSION_HEADER: { status: 400, title: 'Invalid API version header' },
+  // `message`: the fixed sentence real DataLens answers with this code (its public-API controller, version 1);
+  // the problem's `detail` still says what exactly was wrong.
+  INVALID_API_VERSION_HEADER: { status: 400, title: 'Invalid API version header', message: 'Invalid or empty x-dl-api-version header value' },
   ENDPOINT_NOT_FOUND: { status: 404, title: 'Endpoint not found' },
-  VALIDATION_ERROR: { status: 400, title: 'Validation error' },
+  VALIDATION_ERROR: { status: 400, title: 'Validation error', message: 'Validation error' },
   API_VERSION_SUNSET: { status: 410, title: 'API version sunset' },
   UNSUPPORTED_OBJECT_VERSION: { status: 409, title: 'Unsupported object version' },
   VERSION_TRANSLATION_FAILED: { status: 422, title: 'Version translation failed' },
@@ -25,11 +27,35 @@ export const ERROR_CATALOGUE = {
   HEADERS_TOO_LARGE: { status: 431, title: 'Request header fields too large' },
   // A defect of the gateway itself, never a client's fault.
   INTERNAL_ERROR: { status: 500, title: 'Internal gateway error' },
-} as const satisfies Record<string, { status: number; title: string }>;
+} as const satisfies Record<string, { status: number; title: string; message?: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;
 
-export type ErrorDetails = Readonly<Record<string, unknown>>;
+/** The `message` a DataLens client reads for this code: the real API's fixed sentence, or else the error's own. */
+export function clientMessage(code: ErrorCode, own: string): string {
+  const entry = ERROR_CATALOGUE[code];
+  return 'message' in entry ? entry.message : own;
+}
+
+/**
+ * One reason a body was refused, as zod 4 reports it and real DataLens answers it in a VALIDATION_ERROR's
+ * `details`: `code`, `path` (the keys and indexes from the body's root, `[]` for the root itself), `message`,
+ * and the code's own fields (`expected`, `keys`, `minimum`, …).
+ */
+export interface ValidationIssue {
+  readonly code: string;
+  readonly path: readonly (string | number)[];
+  readonly message: string;
+  readonly [field: string]: unknown;
+}
+
+/** A VALIDATION_ERROR's details are its issues (an array, as real DataLens answers); every other code's, an object. */
+export type ErrorDetails = Readonly<Record<string, unknown>> | readonly ValidationIssue[];
+
+/** Every code but VALIDATION_ERROR: the codes whose details are an object. */
+export type OtherCode = Exclude<ErrorCode, 'VALIDATION_ERROR'>;
+
+export const isIssueList = (details: ErrorDetails): details is readonly ValidationIssue[] => Array.isArray(details);
 
 /** A refusal the gateway means to give: a catalogue code, a human sentence, typed details. */
 export class GatewayError extends Error {
@@ -38,11 +64,14 @@ export class GatewayError extends Error {
   /** The status when it is not the catalogue's: UPSTREAM_ERROR keeps the backend's. */
   private readonly statusOverride: number | undefined;
 
-  constructor(code: ErrorCode, detail: string, details: ErrorDetails = {}, status?: number) {
+  // The types keep the two shapes apart: issues for VALIDATION_ERROR, an object for every other code.
+  constructor(code: 'VALIDATION_ERROR', detail: string, issues?: readonly ValidationIssue[]);
+  constructor(code: OtherCode, detail: string, details?: Readonly<Record<string, unknown>>, status?: number);
+  constructor(code: ErrorCode, detail: string, details?: ErrorDetails, status?: number) {
     super(detail);
     this.name = 'GatewayError';
     this.code = code;
-    this.details = details;
+    this.details = details ?? (code === 'VALIDATION_ERROR' ? [] : {});
     this.statusOverride = status;
   }
 

@@ -18,6 +18,7 @@ import { handleRpc } from './rpc.js';
 import type { Runtime } from './generation.js';
 import { Unanswered } from './unanswered.js';
 import { withoutUpgrade } from './upgrade.js';
+import { setVersionLists } from './version-headers.js';
 
 export interface Gateway {
   readonly server: Server;
@@ -63,6 +64,7 @@ export function createPublicServer(
     } else unanswered.add(res);
     const malformed = malformedHead(req);
     if (malformed) {
+      if (isRpc(req)) setVersionLists(res, current.calendar, current.clock());
       refuseHead(req, res, malformed);
       unanswered.delete(res);
       return;

@@ -29,6 +29,16 @@ export class Caller {
     return hashed ? `cred:${hashed.slice(0, 12)}` : 'anonymous';
   }
 
+  /** For preview access: every name the metrics could give this caller (its org id and its credential's hash), either may be listed. */
+  previewIds(): string[] {
+    const ids: string[] = [];
+    const org = this.headers['x-dl-org-id'];
+    if (typeof org === 'string' && ORG_ID.test(org)) ids.push(`org:${org}`);
+    const hashed = this.hashed();
+    if (hashed) ids.push(`cred:${hashed.slice(0, 12)}`);
+    return ids;
+  }
+
   /** For per-caller caches: credential and org together, so that two callers never share an entry. */
   get principal(): string {
     return `${this.hashed().slice(0, 32)}:${String(this.headers['x-dl-org-id'] ?? '')}`;

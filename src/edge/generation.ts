@@ -9,6 +9,7 @@ import type { LoadedContract } from '../core/contract/load.js';
 import type { ContractServices } from '../core/contract/services.js';
 import type { Calendar } from '../core/lifecycle/calendar.js';
 import type { MethodPlan } from '../core/translate/plan.js';
+import type { ImpactRecorder } from './impact-recorder.js';
 import type { PassThrough } from './passthrough.js';
 import type { Forwarder } from './proxy.js';
 
@@ -31,6 +32,8 @@ export interface Runtime {
   /** Writes the one line per request (see src/cli/logger.ts for why it is a logger of its own). */
   readonly requestLog: Logger;
   readonly metrics: Metrics;
+  /** Who calls what, for the impact report (shared by every generation); undefined: nothing recorded. */
+  readonly impact?: ImpactRecorder | undefined;
   /** Counts a request in flight on this generation; call the returned function when it ends. */
   track(): () => void;
   /** Requests in flight on this generation. */

@@ -120,7 +120,8 @@ export function hasRelation(linkValue: string, relation: string): boolean {
 /**
  * The backend's answer headers, made fit for the client: the gateway's version and request id stand.
  * On a deprecated version (`lifecycle` given) the gateway's Deprecation and Sunset stand as well, and
- * the backend's Link keeps every link but its rel="deprecation" ones, followed by the gateway's.
+ * the backend's Link keeps every link but its rel="deprecation" and rel="successor-version" ones, followed by
+ * the gateway's. The supported and deprecated version lists are always the gateway's.
  */
 export function ownAnswerHeaders(
   headers: Record<string, string | string[] | number | undefined>,
@@ -128,12 +129,16 @@ export function ownAnswerHeaders(
 ): void {
   delete headers['x-dl-api-version'];
   delete headers['x-request-id'];
+  delete headers['api-supported-versions'];
+  delete headers['api-deprecated-versions'];
   if (!lifecycle) return;
   delete headers.deprecation;
   delete headers.sunset;
   const backendLinks = headers.link;
   if (backendLinks === undefined) return;
-  const kept = linkValues(typeof backendLinks === 'number' ? String(backendLinks) : backendLinks).filter((v) => !hasRelation(v, 'deprecation'));
+  const kept = linkValues(typeof backendLinks === 'number' ? String(backendLinks) : backendLinks).filter(
+    (v) => !hasRelation(v, 'deprecation') && !hasRelation(v, 'successor-version'),
+  );
   if (lifecycle.link) kept.push(lifecycle.link);
   if (kept.length) headers.link = kept.join(', ');
   else delete headers.link;

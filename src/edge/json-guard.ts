@@ -30,19 +30,22 @@ export function nestingDepth(raw: Uint8Array, limit: number): number {
 
 const MARKERS = ['__proto__', 'prototype', '\\u'].map((m) => Buffer.from(m));
 
-/** The path of the first dangerous key, or undefined. Walks only when the raw bytes could hold one. */
-export function dangerousKeyPath(raw: Buffer, parsed: unknown): string | undefined {
+type Path = (string | number)[];
+
+/** The path (keys and array indexes) of the first dangerous key, or undefined. Walks only when the raw bytes could hold one. */
+export function dangerousKeyPath(raw: Buffer, parsed: unknown): Path | undefined {
   if (!MARKERS.some((m) => raw.includes(m))) return undefined;
-  const stack: { node: unknown; path: string }[] = [{ node: parsed, path: '' }];
+  const stack: { node: unknown; path: Path }[] = [{ node: parsed, path: [] }];
   while (stack.length) {
-    const { node, path } = stack.pop() as { node: unknown; path: string };
+    const { node, path } = stack.pop() as { node: unknown; path: Path };
     if (!node || typeof node !== 'object') continue;
+    const inArray = Array.isArray(node);
     for (const key of Object.keys(node)) {
       const value = (node as Record<string, unknown>)[key];
-      const here = path ? `${path}.${key}` : key;
+      const here = [...path, inArray ? Number(key) : key];
       if (key === '__proto__') return here;
       if (key === 'constructor' && value && typeof value === 'object' && Object.hasOwn(value, 'prototype')) {
-        return `${here}.prototype`;
+        return [...here, 'prototype'];
       }
       if (value && typeof value === 'object') stack.push({ node: value, path: here });
     }
@@ -50,16 +53,17 @@ export function dangerousKeyPath(raw: Buffer, parsed: unknown): string | undefin
   return undefined;
 }
 
+// Both refusals are zod-4-shaped `custom` issues, as every VALIDATION_ERROR's details are; `params.reason` says which.
 export function guardJson(raw: Buffer, parsed: unknown, maxDepth: number): void {
   if (nestingDepth(raw, maxDepth) > maxDepth) {
-    throw new GatewayError('VALIDATION_ERROR', `the body nests objects and arrays deeper than ${maxDepth} levels`, {
-      issues: [{ path: '', code: 'too_deep', message: `nesting deeper than ${maxDepth}` }],
-    });
+    throw new GatewayError('VALIDATION_ERROR', `the body nests objects and arrays deeper than ${maxDepth} levels`, [
+      { code: 'custom', path: [], message: `Nesting deeper than ${maxDepth} levels`, params: { reason: 'too_deep', maxDepth } },
+    ]);
   }
   const path = dangerousKeyPath(raw, parsed);
   if (path !== undefined) {
-    throw new GatewayError('VALIDATION_ERROR', `the body holds the key "${path}", which is refused`, {
-      issues: [{ path, code: 'forbidden_key', message: '__proto__ and constructor.prototype keys are refused' }],
-    });
+    throw new GatewayError('VALIDATION_ERROR', `the body holds the key "${path.join('.')}", which is refused`, [
+      { code: 'custom', path, message: '__proto__ and constructor.prototype keys are refused', params: { reason: 'forbidden_key' } },
+    ]);
   }
 }

@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { type ErrorCode, GatewayError } from '../core/errors.js';
+import { GatewayError, type OtherCode } from '../core/errors.js';
 import { requestIdOf } from './headers.js';
 import { sendProblem } from './problem.js';
 import { refuseOnSocket } from './socket-answer.js';
@@ -15,7 +15,7 @@ const answeredBySocket = new WeakMap<ServerResponse, number>();
 /** The status the server wrote for `res` on its connection (a 408 mid-body), if it did. */
 export const socketAnswer = (res: ServerResponse): number | undefined => answeredBySocket.get(res);
 
-const REFUSALS: Readonly<Record<string, readonly [ErrorCode, string]>> = {
+const REFUSALS: Readonly<Record<string, readonly [OtherCode, string]>> = {
   HPE_HEADER_OVERFLOW: ['HEADERS_TOO_LARGE', 'the request headers are too large'],
   ERR_HTTP_REQUEST_TIMEOUT: ['REQUEST_TIMEOUT', 'the request did not arrive in time (limits.headersTimeoutMs, limits.requestTimeoutMs)'],
 };

@@ -1,10 +1,11 @@
 // Pass-through: a request outside /rpc/ and the gateway's own routes goes to the upstream as sent and streams
-// both ways (http-proxy-middleware), WebSocket upgrades included. What that generic proxy leaves to its user
-// is owned here: the same header rules as /rpc (hop-by-hop and gateway-owned headers dropped, the request id
-// and X-Forwarded-* set), 502/504 told apart as on /rpc with the problem body, a deadline for the answer's
-// head, and a client that leaves cancels its upstream request (HPM 3 listens for an event Node no longer fires).
+// both ways, on node:http as a bare proxy does (WebSocket upgrades on http-proxy-middleware). Owned here: the
+// same header rules as /rpc (hop-by-hop and gateway-owned headers dropped, the request id and X-Forwarded-*
+// set), 502/504 told apart as on /rpc with the problem body, a deadline for the answer's head, and a client
+// that leaves cancels its upstream request.
 
-import { Agent, type ClientRequest, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { Agent, type ClientRequest, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse, request as httpRequest } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { Socket } from 'node:net';
 import { createProxyMiddleware, type Plugin } from 'http-proxy-middleware';
 import type { Logger } from 'pino';
@@ -66,8 +67,10 @@ type Carrying = IncomingMessage & { [passage]?: Passage };
  */
 function upstreamHeaders(req: IncomingMessage, requestId: string, upgrade: boolean): IncomingHttpHeaders {
   const out: IncomingHttpHeaders = forwardableHeaders(req.headers);
-  // The body streams as the client framed it: its validated Content-Length (or chunked without one).
+  // The body streams as the client framed and encoded it: its validated Content-Length (or chunked without one)
+  // and its Content-Encoding (only /rpc decodes bodies).
   if (req.headers['content-length'] !== undefined) out['content-length'] = req.headers['content-length'];
+  if (req.headers['content-encoding'] !== undefined) out['content-encoding'] = req.headers['content-encoding'];
   if (upgrade) {
     out.connection = 'upgrade';
     out.upgrade = req.headers.upgrade;
@@ -77,11 +80,14 @@ function upstreamHeaders(req: IncomingMessage, requestId: string, upgrade: boole
   return out;
 }
 
-/** The answer's headers without hop-by-hop ones; the request id is the gateway's. */
+/** The answer's headers without hop-by-hop ones; the request id is the gateway's (a new object: `delete` would slow it). */
 function answerHeaders(headers: IncomingHttpHeaders, requestId: string): IncomingHttpHeaders {
-  const out: IncomingHttpHeaders = { ...headers };
-  for (const name of connectionListed(headers)) delete out[name];
-  for (const name of HOP_BY_HOP) delete out[name];
+  const listed = connectionListed(headers);
+  const out: IncomingHttpHeaders = {};
+  for (const name in headers) {
+    if (HOP_BY_HOP.has(name) || (listed.length > 0 && listed.includes(name))) continue;
+    out[name] = headers[name];
+  }
   out['x-request-id'] = requestId;
   return out;
 }
@@ -93,7 +99,10 @@ export function createPassThrough(options: PassThroughOptions): PassThrough {
     const paths = lenientPaths(url);
     return !!paths && !paths.some((path) => kept.some((prefix) => isUnder(path, prefix)));
   };
-  const agent = new Agent({ keepAlive: true, maxSockets: options.maxSockets, timeout: options.keepAliveMs });
+  const tls = options.target.startsWith('https:');
+  const pool = { keepAlive: true, maxSockets: options.maxSockets, timeout: options.keepAliveMs };
+  const agent = tls ? new HttpsAgent(pool) : new Agent(pool);
+  const request = tls ? httpsRequest : httpRequest;
 
   /** Answers the client with the problem, or cuts the answer if it has started. */
   const fail = (req: Carrying, res: ServerResponse, err: Error) => {
@@ -108,6 +117,7 @@ export function createPassThrough(options: PassThroughOptions): PassThrough {
     }
     const error = p.timedOut ? upstreamTimeout(options.timeoutMs) : upstreamFailed(err);
     p.error = error.code;
+    res.setHeader('x-request-id', p.requestId);
     sendProblem(res, error, p.requestId);
   };
 
@@ -122,23 +132,23 @@ export function createPassThrough(options: PassThroughOptions): PassThrough {
     options.requestLog.info(line, 'request');
   };
 
-  const hooks: Plugin = (proxy) => {
-    proxy.on('proxyReq', (proxyReq: ClientRequest, req: Carrying) => {
-      const p = req[passage];
-      if (!p) return;
-      p.proxyReq = proxyReq;
-      if (p.over) proxyReq.destroy();
-    });
-    proxy.on('proxyRes', (proxyRes: IncomingMessage, req: Carrying, res: ServerResponse) => {
-      const p = req[passage];
-      if (!p || p.over || res.headersSent) {
+  const target = new URL(options.target);
+  const base = target.pathname.replace(/\/$/, '');
+  /** A web request goes out on node:http as the bare proxy's do: the header rules are applied already. */
+  const forward = (req: Carrying, res: ServerResponse, p: Passage) => {
+    req.headers.host = target.host;
+    const proxyReq = request({ agent, hostname: target.hostname, port: target.port, method: req.method, path: base + (req.url ?? '/'), headers: req.headers });
+    p.proxyReq = proxyReq;
+    proxyReq.once('error', (err) => fail(req, res, err));
+    proxyReq.once('response', (proxyRes: IncomingMessage) => {
+      if (p.over || res.headersSent) {
         proxyRes.destroy();
         return;
       }
       p.answered = true;
       clearTimeout(p.timer);
       // Past the head: an upstream silent for the whole timeout is cut (the client sees a truncated answer).
-      p.proxyReq?.setTimeout(options.timeoutMs, () => p.proxyReq?.destroy());
+      proxyReq.setTimeout(options.timeoutMs, () => proxyReq.destroy());
       res.writeHead(proxyRes.statusCode ?? 502, proxyRes.statusMessage, answerHeaders(proxyRes.headers, p.requestId));
       // pipe, not stream.pipeline, whose AbortController and DOMException cost this path dearly (BENCHMARKS.md).
       // A client that leaves is handled by web()'s close listener.
@@ -148,6 +158,10 @@ export function createPassThrough(options: PassThroughOptions): PassThrough {
         if (!proxyRes.complete) res.destroy();
       });
     });
+    req.pipe(proxyReq);
+  };
+
+  const hooks: Plugin = (proxy) => {
     proxy.on('proxyReqWs', (proxyReq: ClientRequest, req: Carrying, socket: Socket) => {
       const p = req[passage];
       if (!p) return;
@@ -211,16 +225,16 @@ export function createPassThrough(options: PassThroughOptions): PassThrough {
     plugins: [hooks],
   });
 
-  let firstRequest = true;
   return {
     web(req: Carrying, res) {
       const requestId = requestIdOf(req.headers);
-      res.setHeader('x-request-id', requestId);
+      // Set with the answer's head (writeHead takes a slower path when headers were set before it).
       const p: Passage = { requestId, started: performance.now(), answered: false, timedOut: false, over: false };
       const url = req.url ?? '';
       if (!passes(url)) {
         p.error = 'ENDPOINT_NOT_FOUND';
         res.once('close', () => account(req, p, res.statusCode));
+        res.setHeader('x-request-id', requestId);
         sendProblem(res, endpointNotFound(url), requestId);
         return;
       }
@@ -244,19 +258,7 @@ export function createPassThrough(options: PassThroughOptions): PassThrough {
       };
       if (req.complete) arm();
       else req.once('end', arm);
-      const server = firstRequest ? (req.socket as Socket & { server?: Server }).server : undefined;
-      const before = server ? new Set(server.listeners('close')) : undefined;
-      const done = proxy(req, res, (err?: unknown) => fail(req, res, err instanceof Error ? err : new Error(String(err))));
-      if (server && before) {
-        firstRequest = false;
-        // HPM subscribes its proxy to the listener's 'close' on its first request (HPM#909): one listener,
-        // holding the proxy and its pool, per config generation. The gateway closes its generations itself.
-        void done.then(() => {
-          for (const listener of server.listeners('close')) {
-            if (!before.has(listener) && /closing proxy server/.test(String(listener))) server.off('close', listener as () => void);
-          }
-        });
-      }
+      forward(req, res, p);
     },
     upgrade(req: Carrying, socket, head) {
       const requestId = requestIdOf(req.headers);

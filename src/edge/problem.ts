@@ -1,7 +1,7 @@
 // The one place that writes an error response: RFC 9457 problem details plus the DataLens fields.
 
 import type { ServerResponse } from 'node:http';
-import { ERROR_CATALOGUE, GatewayError } from '../core/errors.js';
+import { ERROR_CATALOGUE, GatewayError, type ValidationIssue, clientMessage, isIssueList } from '../core/errors.js';
 
 export interface ProblemBody {
   type: string;
@@ -9,9 +9,11 @@ export interface ProblemBody {
   status: number;
   detail: string;
   code: string;
+  /** What DataLens clients read: the real API's fixed sentence where it has one (VALIDATION_ERROR, …), else `detail`. */
   message: string;
   requestId: string | null;
-  details: Record<string, unknown>;
+  /** An object; for VALIDATION_ERROR the array of issues, as real DataLens answers it. */
+  details: Record<string, unknown> | ValidationIssue[];
 }
 
 export const problemType = (code: string) => `urn:dl-version-gateway:problem:${code}`;
@@ -23,9 +25,9 @@ export function problemBody(error: GatewayError, requestId: string | null): Prob
     status: error.status,
     detail: error.message,
     code: error.code,
-    message: error.message,
+    message: clientMessage(error.code, error.message),
     requestId,
-    details: { ...error.details },
+    details: isIssueList(error.details) ? [...error.details] : { ...error.details },
   };
 }
 
@@ -38,7 +40,8 @@ export function sendProblem(res: ServerResponse, error: GatewayError, requestId:
   const body = JSON.stringify(problemBody(error, requestId));
   if (error.code === 'METHOD_NOT_ALLOWED') res.setHeader('allow', 'POST');
   // RFC 7694 §3: a 415 for a content coding says which codings the gateway accepts.
-  if (typeof error.details.acceptEncoding === 'string') res.setHeader('accept-encoding', error.details.acceptEncoding);
+  const { details } = error;
+  if (!isIssueList(details) && typeof details.acceptEncoding === 'string') res.setHeader('accept-encoding', details.acceptEncoding);
   res.statusCode = error.status;
   res.setHeader('content-type', 'application/problem+json');
   res.setHeader('content-length', Buffer.byteLength(body));

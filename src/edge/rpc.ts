@@ -4,10 +4,11 @@
 // metrics record what the client got: 499 only when the client left first.
 
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
-import { BackendCallError, GatewayError, isGatewayError } from '../core/errors.js';
+import { BackendCallError, GatewayError, isGatewayError, isIssueList } from '../core/errors.js';
 import type { Json } from '../core/contract/types.js';
-import { findEntry, latestAt } from '../core/lifecycle/calendar.js';
+import { type CalendarEntry, findEntry, latestAt } from '../core/lifecycle/calendar.js';
 import type { LifecycleHeaders } from '../core/lifecycle/headers.js';
+import { deprecationsUsed } from '../core/impact/deprecations.js';
 import { isJsonMediaType } from '../core/media-type.js';
 import { translateRequest, translateResponse, validateRequest } from '../core/translate/engine.js';
 import { type MethodPlan, requirePlan } from '../core/translate/plan.js';
@@ -21,6 +22,7 @@ import { argumentsBody, mediaTypeOptional } from './empty-body.js';
 import { onExchangeEnd } from './exchange-end.js';
 import { setForwardedHeaders } from './forwarded.js';
 import { forwardableHeaders, ownAnswerHeaders, requestIdOf } from './headers.js';
+import { admit, closedToNewClients } from './impact-admission.js';
 import { guardJson } from './json-guard.js';
 import { RequestMigrationContext } from './migration-context.js';
 import { socketAnswer } from './node-answers.js';
@@ -29,7 +31,7 @@ import { sendProblem } from './problem.js';
 import type { Exchange } from './proxy.js';
 import type { Runtime } from './generation.js';
 import type { Unanswered } from './unanswered.js';
-import { setBackendVersion, setClientVersion } from './version-headers.js';
+import { setBackendVersion, setClientVersion, setVersionLists } from './version-headers.js';
 
 // Method names route the request and build the upstream path: a strict allow-list shape.
 const RPC_PATH = /^\/rpc\/([A-Za-z][A-Za-z0-9_]{0,63})$/;
@@ -47,6 +49,8 @@ interface RequestLog {
   known?: boolean;
   version?: number;
   deprecated?: boolean;
+  /** The preview client (as the calendar lists it) let into an unreleased version. */
+  preview?: string;
   status?: number;
   durationMs?: number;
   upstreamMs?: number;
@@ -82,6 +86,11 @@ class RpcCall implements Exchange {
   method = '';
   body: Buffer = EMPTY;
   headers: Readonly<Record<string, string | string[]>> = NO_HEADERS;
+  /** The call counts in the impact report (its method and version are known, its body valid); the watched paths it sent. */
+  private impactRecorded = false;
+  private impactPaths: string[] | undefined;
+  /** The resolved version is deprecated and closed to new clients: the caller must have been seen on it before. */
+  private closedEntry: CalendarEntry | undefined;
   private upstreamStarted = 0;
   private answerStatus = 0;
   private answerHeaders: IncomingHttpHeaders | undefined;
@@ -94,6 +103,7 @@ class RpcCall implements Exchange {
   ) {
     this.requestId = requestIdOf(req.headers);
     res.setHeader('x-request-id', this.requestId);
+    setVersionLists(res, rt.calendar, rt.clock());
     this.log = { requestId: this.requestId, versionAsked: req.headers['x-dl-api-version'], client: '' };
     this.caller = new Caller(req.headers);
     this.done = rt.track();
@@ -134,11 +144,13 @@ class RpcCall implements Exchange {
   private resolve(method: string): MethodPlan {
     const { rt, log } = this;
     const now = rt.clock();
-    const resolved = resolveVersion(this.req.headers['x-dl-api-version'], rt.calendar, now, Math.random());
+    const resolved = resolveVersion(this.req.headers['x-dl-api-version'], rt.calendar, now, Math.random(), this.caller);
     this.releasedThrough = latestAt(rt.calendar, now)?.version ?? 0;
     log.version = resolved.version;
     log.deprecated = resolved.deprecated;
-    this.lifecycle = setClientVersion(this.res, resolved.version, resolved.deprecated ? resolved.entry : undefined, now);
+    if (resolved.preview !== undefined) log.preview = resolved.preview;
+    this.lifecycle = setClientVersion(this.res, resolved.version, resolved.deprecated ? resolved.entry : undefined, now, rt.calendar, rt.config.routes.prefix);
+    if (resolved.deprecated && closedToNewClients(rt.config, resolved.version)) this.closedEntry = resolved.entry;
     const plan = requirePlan(rt.plans, rt.contract, resolved.version, method);
     if (plan.unservable) throw new GatewayError('VERSION_TRANSLATION_FAILED', plan.unservable, { method, field: null });
     return plan;
@@ -157,6 +169,7 @@ class RpcCall implements Exchange {
   /** The steps from the body on; any failure leaves through fail(). */
   private async proceed(plan: MethodPlan): Promise<void> {
     try {
+      if (this.closedEntry) await admit(this.rt.impact, this.rt.config, this.rt.calendar, this.closedEntry, this.caller.id, this.rt.clock());
       const read = await this.read();
       if (read === undefined) return;
       const raw = argumentsBody(plan.spec, this.req.headers, read);
@@ -188,10 +201,32 @@ class RpcCall implements Exchange {
     const json = parseJson(raw);
     guardJson(raw, json, this.rt.config.limits.jsonDepth);
     const valid = validateRequest(plan, json);
+    this.featureDeprecation(plan, valid);
+    // Read before translation up may rewrite the body: which of the fields later versions change it sent.
+    const impact = this.rt.impact;
+    if (impact) {
+      this.impactRecorded = true;
+      this.impactPaths = impact.pathsIn(this.rt.contract, plan.version, this.log.method as string, valid);
+    }
     if (!plan.passThrough || plan.checksResponse) {
       this.ctx = new RequestMigrationContext(this.rt, this.req, this.caller, this.requestId, this.departure, plan.version);
     }
     return valid;
+  }
+
+  /**
+   * A method or request field the contract deprecates inside this (still current) version: the answer says so
+   * with Deprecation (RFC 9745), from the earliest such date. A deprecated version's own headers stand instead.
+   */
+  private featureDeprecation(plan: MethodPlan, body: Json): void {
+    if (this.lifecycle) return;
+    const now = this.rt.clock().getTime();
+    const used = deprecationsUsed(this.rt.contract, plan.version, this.log.method as string, body, now);
+    if (!used) return;
+    const since = Math.min(...used.map((d) => d.sinceMs));
+    // The gateway's, like a version's: the backend's Deprecation, Sunset and rel="deprecation" links give way.
+    this.lifecycle = Object.freeze({ deprecation: `@${Math.floor(since / 1000)}` });
+    this.res.setHeader('deprecation', this.lifecycle.deprecation as string);
   }
 
   // ── translate up ─────────────────────────────────────────────────────────
@@ -331,13 +366,15 @@ class RpcCall implements Exchange {
 
   /** A 410 still says which version it is about, its dates and guide, and (in a brownout window) when to retry. */
   private sunsetHeaders(error: GatewayError): void {
-    const { version, brownoutEnds } = error.details;
+    const { details } = error;
+    if (isIssueList(details)) return;
+    const { version, brownoutEnds } = details;
     if (typeof version !== 'number') return;
     // Sunset and brownout refusals still count against their version (and, in a brownout, its client).
     this.log.version = version;
-    this.log.deprecated = error.details.brownout === true;
+    this.log.deprecated = details.brownout === true;
     const now = this.rt.clock();
-    this.lifecycle = setClientVersion(this.res, version, findEntry(this.rt.calendar, version), now);
+    this.lifecycle = setClientVersion(this.res, version, findEntry(this.rt.calendar, version), now, this.rt.calendar, this.rt.config.routes.prefix);
     if (typeof brownoutEnds === 'string') {
       this.res.setHeader('retry-after', String(Math.max(1, Math.ceil((Date.parse(brownoutEnds) - now.getTime()) / 1000))));
     }
@@ -357,8 +394,9 @@ class RpcCall implements Exchange {
     if (!finished) this.departure.leave();
     const left = !finished && bySocket === undefined && !log.cut;
     const logged = rt.requestLog.isLevelEnabled('info');
-    // Who called is only needed for the log line and deprecated-version metrics; it may cost a hash.
-    if (logged || log.deprecated) log.client = this.caller.id;
+    // Who called is only needed for the log line, deprecated-version metrics and the impact report; it may cost a hash.
+    if (logged || log.deprecated || this.impactRecorded) log.client = this.caller.id;
+    if (this.impactRecorded) rt.impact?.record(log.client, log.version as number, log.method as string, rt.clock().getTime(), this.impactPaths);
     log.status = left ? 499 : (bySocket ?? res.statusCode);
     log.durationMs = ms(this.started);
     if (logged) rt.requestLog.info(log, 'request');
@@ -372,6 +410,7 @@ class RpcCall implements Exchange {
       error: log.error,
       deprecated: log.deprecated ?? false,
       client: log.client,
+      preview: log.preview,
     });
   }
 }

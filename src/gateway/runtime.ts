@@ -11,6 +11,7 @@ import { createContractServices } from '../adapters/contract-services.js';
 import { ConfigError, contractProblems, type LoadedConfig } from '../config/load.js';
 import { passthroughEnabled } from '../config/schema.js';
 import type { Clock, Runtime } from '../edge/generation.js';
+import type { ImpactRecorder } from '../edge/impact-recorder.js';
 import { createPassThrough } from '../edge/passthrough.js';
 import { createForwarder } from '../edge/proxy.js';
 
@@ -26,6 +27,8 @@ export interface RuntimeOptions {
   readonly requestLog?: Logger;
   /** Shared by every generation, so counters survive reloads. */
   readonly metrics: Metrics;
+  /** Who calls what, for the impact report; shared by every generation, like the metrics. */
+  readonly impact?: ImpactRecorder;
 }
 
 export function createRuntime(options: RuntimeOptions): Runtime {
@@ -79,6 +82,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       logger: options.logger,
       requestLog: options.requestLog ?? options.logger,
       metrics: options.metrics,
+      impact: options.impact,
       track() {
         active++;
         let ended = false;

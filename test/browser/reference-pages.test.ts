@@ -17,7 +17,7 @@ const day = (d: Date) => d.toISOString().slice(0, 10);
 
 const CHROMIUM = '/usr/bin/chromium';
 export const ARTIFACTS = join(ROOT, 'test-artifacts');
-// CI installs chromium (.ci/run); elsewhere the suite runs when it is there.
+// npm run test:all installs chromium (CI runs it); elsewhere the suite runs when it is there.
 const available = existsSync(CHROMIUM) || process.env.CI === 'true';
 
 describe.skipIf(!available)('the API reference pages in a browser', { timeout: 60_000 }, () => {

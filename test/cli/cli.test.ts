@@ -38,9 +38,26 @@ async function inProcess(argv: string[], env: Record<string, string> = {}): Prom
   }
 }
 const VERSION = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version;
-const COMMANDS = ['serve', 'backend', 'check-config', 'check-contract', 'translate'];
+const COMMANDS = ['serve', 'backend', 'check-config', 'check-contract', 'translate', 'nginx-front', 'impact'];
 
 describe('the command line', () => {
+  it('nginx-front prints a server block for a config with a real upstream, refuses the embedded one, and checks its arguments', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dlgw-cli-'));
+    const file = join(dir, 'front.yaml');
+    writeFileSync(file, readFileSync(join(root, 'config/gateway.yaml'), 'utf8').replace('url: embedded', 'url: http://bi-backend:8080'));
+    const run = await inProcess(['nginx-front', '--config', file, '--gateway', 'http://gateway:8080', '--listen', '8000']);
+    expect(run.code).toBe(0);
+    expect(run.out).toMatch(/server bi-backend:8080;/);
+    expect(run.out).toMatch(/server gateway:8080;/);
+    expect(run.out).toMatch(/listen 8000;/);
+    const embedded = await inProcess(['nginx-front', '--config', join(root, 'config/gateway.yaml')]);
+    expect(embedded.code).toBe(1);
+    expect(embedded.err).toMatch(/upstream\.url is "embedded"/);
+    const bad = await inProcess(['nginx-front', '--config', file, '--gateway', 'ftp://x/y']);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toMatch(/--gateway: "ftp:\/\/x\/y" is not an http\(s\) origin/);
+  });
+
   it('check-config prints the version calendar of a valid file', async () => {
     const run = await inProcess(['check-config', join(root, 'config/gateway.yaml')]);
     expect(run.code).toBe(0);

@@ -43,7 +43,7 @@ describe('migrationGuide', () => {
     try {
       const res = await rpc(stack.url, 'getEntries', { pageSize: 1 }, '1');
       // One link-value: a target with no character that could end it early, then the gateway's parameters.
-      const match = /^<([^<>"\s]*)>; rel="deprecation"; type="text\/html"$/.exec(res.headers.get('link') ?? '');
+      const match = /^<([^<>"\s]*)>; rel="deprecation"; type="text\/html", <\/2\/>; rel="successor-version"$/.exec(res.headers.get('link') ?? '');
       expect(match, res.headers.get('link') ?? 'no Link').not.toBeNull();
       expect(new URL(match![1]!).href).toBe(new URL(guide).href);
     } finally {

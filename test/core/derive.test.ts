@@ -102,9 +102,21 @@ describe('openApiFor', () => {
       code: 'string',
       message: 'string',
       requestId: ['string', 'null'],
-      details: 'object',
+      details: ['object', 'array'],
     });
     expect(problem.properties.code?.enum).toEqual(Object.keys(ERROR_CATALOGUE));
+    // VALIDATION_ERROR's details are the array of issues (as real DataLens answers), every other code's an object.
+    expect(problem).toMatchObject({
+      if: { properties: { code: { const: 'VALIDATION_ERROR' } } },
+      then: { properties: { details: { type: 'array' } } },
+      else: { properties: { details: { type: 'object' } } },
+    });
+    expect(problem.properties.details).toMatchObject({ items: { $ref: '#/components/schemas/ValidationIssue' } });
+    expect(doc.components.schemas.ValidationIssue).toMatchObject({
+      type: 'object',
+      required: ['code', 'path', 'message'],
+      properties: { code: { type: 'string' }, path: { type: 'array', items: { type: ['string', 'integer'] } }, message: { type: 'string' } },
+    });
     expect(doc.components.parameters.ApiVersion).toMatchObject({
       name: 'x-dl-api-version',
       in: 'header',

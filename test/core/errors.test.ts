@@ -1,6 +1,6 @@
 // The error catalogue and the error types the core throws.
 import { describe, expect, it } from 'vitest';
-import { BackendCallError, ERROR_CATALOGUE, GatewayError, isGatewayError } from '../../src/core/errors.js';
+import { BackendCallError, ERROR_CATALOGUE, GatewayError, clientMessage, isGatewayError, isIssueList } from '../../src/core/errors.js';
 import { isJsonMediaType } from '../../src/core/media-type.js';
 import { upstreamFailed, upstreamTimeout, upstreamUnavailable } from '../../src/core/upstream-errors.js';
 import { versionNumberIn } from '../../src/core/version/number.js';
@@ -19,6 +19,20 @@ describe('the error catalogue', () => {
   });
 });
 
+describe('clientMessage', () => {
+  // The sentences real DataLens answers (its recorded version-1 answers).
+  it.each([
+    ['VALIDATION_ERROR', 'Validation error'],
+    ['INVALID_API_VERSION_HEADER', 'Invalid or empty x-dl-api-version header value'],
+  ] as const)('is the real fixed sentence for %s', (code, sentence) => {
+    expect(clientMessage(code, 'what exactly was wrong')).toBe(sentence);
+  });
+
+  it('is the error\'s own sentence for a code real DataLens words per case', () => {
+    expect(clientMessage('ENDPOINT_NOT_FOUND', 'method x does not exist in API version 2')).toBe('method x does not exist in API version 2');
+  });
+});
+
 describe('GatewayError', () => {
   it('carries its code, sentence and details, and the catalogue status', () => {
     const e = new GatewayError('ENDPOINT_NOT_FOUND', 'no such method: x', { method: 'x' });
@@ -31,9 +45,16 @@ describe('GatewayError', () => {
     expect(isGatewayError(e)).toBe(true);
   });
 
+  it('defaults a VALIDATION_ERROR to no issues, an array, and tells the two details shapes apart', () => {
+    const e = new GatewayError('VALIDATION_ERROR', 'refused');
+    expect(e.details).toStrictEqual([]);
+    expect(isIssueList(e.details)).toBe(true);
+    expect(isIssueList(new GatewayError('UPSTREAM_ERROR', 'x').details)).toBe(false);
+  });
+
   it('defaults to empty details and keeps a status given for it', () => {
     const e = new GatewayError('UPSTREAM_ERROR', 'backend refused');
-    expect(e.details).toEqual({});
+    expect(e.details).toStrictEqual({});
     expect(e.status).toBe(502);
     expect(new GatewayError('UPSTREAM_ERROR', 'backend refused', {}, 503).status).toBe(503);
   });

@@ -158,7 +158,7 @@ describe('the lossless rule, every kind and every pair of versions', () => {
           expect(e).toBeInstanceOf(GatewayError);
           expect((e as GatewayError).code).toBe('UNSUPPORTED_OBJECT_VERSION');
           // The refusal names the location that refused (a row can be located as two kinds: `entry` and `dashboard`).
-          const refusedAs = plan.kinds?.get(String((e as GatewayError).details?.objectType));
+          const refusedAs = plan.kinds?.get(String(((e as GatewayError).details as Record<string, unknown> | undefined)?.objectType));
           expect(refusedAs).toBeDefined();
           const lost = await lostFields(refusedAs!, stored, ctx);
           expect(lost.fields.length > 0 || lost.reason !== undefined).toBe(true);

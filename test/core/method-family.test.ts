@@ -134,10 +134,13 @@ describe('the error answers and security of the OpenAPI document', () => {
         status: { type: 'integer' },
         detail: { type: 'string' },
         code: { type: 'string', enum: Object.keys(ERROR_CATALOGUE) },
-        message: { type: 'string', description: 'Equals `detail`.' },
+        message: { type: 'string', description: expect.stringMatching(/fixed sentence .*otherwise equals `detail`/) },
         requestId: { type: ['string', 'null'], description: expect.stringMatching(/x-request-id/) },
-        details: { type: 'object' },
+        details: { type: ['object', 'array'], description: expect.stringMatching(/VALIDATION_ERROR, the array of issues/), items: { $ref: '#/components/schemas/ValidationIssue' } },
       },
+      if: { properties: { code: { const: 'VALIDATION_ERROR' } } },
+      then: { properties: { details: { type: 'array' } } },
+      else: { properties: { details: { type: 'object' } } },
     });
     expect(components.schemas.BackendError).toEqual({
       type: 'object',

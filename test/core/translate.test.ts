@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { Json, MigrationContext } from '../../src/core/contract/types.js';
-import { BackendCallError, GatewayError } from '../../src/core/errors.js';
+import { BackendCallError, GatewayError, type ValidationIssue } from '../../src/core/errors.js';
 import { guardObjects, translateRequest, translateResponse, validateRequest } from '../../src/core/translate/engine.js';
 import { collect, deleteAt, getAt, isJsonObject, setAt, splitPath } from '../../src/core/translate/paths.js';
 import type { MethodPlan } from '../../src/core/translate/plan.js';
@@ -123,30 +123,46 @@ describe('validateRequest', () => {
     expect(validateRequest(plan(), { name: 'n' })).toEqual({ name: 'n', size: 1 });
   });
 
-  it.each([[[]], [null], ['text'], [3]])('refuses the body %j, which is not an object', async (body) => {
+  it.each([
+    [[], 'array'],
+    [null, 'null'],
+    ['text', 'string'],
+    [3, 'number'],
+  ])('refuses the body %j, which is not an object, with one issue at the root', async (body, received) => {
     const e = await refusal(() => validateRequest(plan(), body));
     expect(e.code).toBe('VALIDATION_ERROR');
     expect(e.message).toBe('the request body must be a JSON object');
-    expect(e.details).toEqual({ issues: [{ path: '', message: 'expected an object' }] });
+    expect(e.details).toEqual([
+      { expected: 'object', code: 'invalid_type', path: [], message: `Invalid input: expected object, received ${received}` },
+    ]);
   });
 
-  it('refuses invalid arguments with each issue’s dotted path, code and message', async () => {
+  it('refuses a non-object that a loose request schema lets through, so no migration is handed one', async () => {
+    const loose = plan({ spec: { request: z.unknown(), response: z.object({}) } });
+    const e = await refusal(() => validateRequest(loose, [1]));
+    expect(e.code).toBe('VALIDATION_ERROR');
+    expect(e.message).toBe('the request body must be a JSON object');
+    expect(e.details).toEqual([{ expected: 'object', code: 'invalid_type', path: [], message: 'Invalid input: expected object' }]);
+  });
+
+  it('refuses invalid arguments with the array of zod 4 issues, each `path` an array of keys and indexes', async () => {
     const e = await refusal(() => validateRequest(plan(), { size: 'big', tags: ['a', 2] }));
     expect(e.code).toBe('VALIDATION_ERROR');
     expect(e.message).toBe('invalid arguments for make at API version 2');
-    expect(e.details).toMatchObject({ method: 'make', version: 2 });
-    const issues = e.details.issues as { path: string; code: string; message: string }[];
-    expect(issues.map((i) => i.path)).toEqual(['name', 'size', 'tags.1']);
-    expect(issues.every((i) => i.code === 'invalid_type' && i.message.length > 0)).toBe(true);
+    expect(e.details).toEqual([
+      { expected: 'string', code: 'invalid_type', path: ['name'], message: 'Invalid input: expected string, received undefined' },
+      { expected: 'number', code: 'invalid_type', path: ['size'], message: 'Invalid input: expected number, received string' },
+      { expected: 'string', code: 'invalid_type', path: ['tags', 1], message: 'Invalid input: expected string, received number' },
+    ]);
   });
 
   it('reports at most 50 issues', async () => {
     const tags = Array.from({ length: 60 }, (_, i) => i);
     const e = await refusal(() => validateRequest(plan(), { name: 'n', tags }));
-    const issues = e.details.issues as { path: string }[];
+    const issues = e.details as readonly ValidationIssue[];
     expect(issues).toHaveLength(50);
-    expect(issues[0]?.path).toBe('tags.0');
-    expect(issues[49]?.path).toBe('tags.49');
+    expect(issues[0]?.path).toEqual(['tags', 0]);
+    expect(issues[49]?.path).toEqual(['tags', 49]);
   });
 });
 

@@ -25,6 +25,24 @@ describe('parseVersionHeader', () => {
     expect(parseVersionHeader(raw)).toEqual({ ok: true, requested: version, received: raw });
   });
 
+  // Real DataLens reads the header as a number: its recorded answers serve `01` and `1.0` as version 1.
+  it.each([
+    ['01', 1],
+    ['1.0', 1],
+    ['1.', 1],
+    ['001.000', 1],
+    ['02', 2],
+    ['10.0', 10],
+    ['010', 10],
+  ])('reads the decimal spelling %j as version %d, echoing it as sent', (raw, version) => {
+    expect(parseVersionHeader(raw)).toEqual({ ok: true, requested: version, received: raw });
+  });
+
+  it('reads a thousand leading zeros before 2 as version 2, echoing at most 64 characters', () => {
+    const raw = `${'0'.repeat(1000)}2`;
+    expect(parseVersionHeader(raw)).toEqual({ ok: true, requested: 2, received: '0'.repeat(64) });
+  });
+
   it('reads exactly `latest`', () => {
     expect(parseVersionHeader('latest')).toEqual({ ok: true, requested: 'latest', received: 'latest' });
   });
@@ -37,7 +55,9 @@ describe('parseVersionHeader', () => {
     expect(parseVersionHeader('  latest\t')).toEqual({ ok: true, requested: 'latest', received: 'latest' });
   });
 
-  it.each(['0', '01', '+1', '-1', '1.0', '1e1', '0x1', 'a1', '1a', 'v2', 'Latest', 'LATEST', 'latest1', '1 2', '\u00a02', '2\u00a0'])(
+  // Zero and whatever is not a decimal whole number; JavaScript's Number() (the real API's reading) takes the sign,
+  // exponent, radix and Unicode-space forms too, and the gateway refuses them deliberately (docs/reference/errors.md).
+  it.each(['0', '00', '0.0', '+1', '-1', '1.5', '1.01', '.1e1', '1e1', '1e0', '0x1', '0o1', '0b1', '1..0', '1.0.0', 'a1', '1a', 'v2', 'Latest', 'LATEST', 'latest1', '1 2', '\u00a02', '2\u00a0', '\u30002'])(
     'refuses %j as malformed and echoes it',
     (raw) => {
       expect(parseVersionHeader(raw)).toEqual({ ok: false, reason: 'malformed', received: raw });
@@ -137,7 +157,7 @@ describe('resolveVersion', () => {
 
   it('refuses a malformed header and echoes what it received', () => {
     const e = refusal(() => resolveVersion('v2', cal(), now));
-    expect(e.message).toMatch(/positive integer without sign or leading zeros, or exactly "latest"/);
+    expect(e.message).toMatch(/positive whole number in decimal \(1, 01 and 1\.0 all name version 1\), or exactly "latest"/);
     expect(e.details).toEqual({ reason: 'malformed', received: 'v2', supported: [2, 3], latest: 3 });
   });
 

@@ -12,9 +12,14 @@ import { AFTER_V1_SUNSET, CALENDAR, DURING_DEPRECATION, type Stack, V1_SUNSET, r
 
 const GATEWAY_DEPRECATION = deprecationSfDate(CALENDAR, 1); // v2's release
 const GATEWAY_SUNSET = V1_SUNSET.toUTCString();
-const GATEWAY_LINK = '<https://example.com/migrate-v1-to-v2>; rel="deprecation"; type="text/html"';
+/** The migration guide, then the next version's reference page as the successor. */
+const GATEWAY_LINK = '<https://example.com/migrate-v1-to-v2>; rel="deprecation"; type="text/html", </2/>; rel="successor-version"';
 const BACKEND_LINK = '<https://backend.example/rpc/getReport?page=2>; rel="next"';
-const BACKEND_HEADERS = { deprecation: '@1', sunset: 'Thu, 01 Jan 1970 00:00:00 GMT', link: `${BACKEND_LINK}, <https://backend.example/old>; rel="deprecation"` };
+const BACKEND_HEADERS = {
+  deprecation: '@1',
+  sunset: 'Thu, 01 Jan 1970 00:00:00 GMT',
+  link: `${BACKEND_LINK}, <https://backend.example/old>; rel="deprecation", <https://backend.example/v9>; rel="successor-version"`,
+};
 const REPORT = JSON.stringify({ id: 'rep_l', workbookId: 'wb_demo_sales', config: {}, description: '', version: 1, legacyKey: 'a/b' });
 
 describe('a backend that sends its own Deprecation, Sunset and Link', () => {
@@ -33,7 +38,7 @@ describe('a backend that sends its own Deprecation, Sunset and Link', () => {
     ['a buffered (translated) v1 answer', 'getReport', { reportId: 'rep_l' }],
     ['a streamed v1 answer', 'deleteReport', { reportId: 'rep_l' }],
   ] as const) {
-    it(`${label}: the gateway's Deprecation and Sunset, the backend's rel="next" kept beside the gateway's rel="deprecation"`, async () => {
+    it(`${label}: the gateway's Deprecation and Sunset, the backend's rel="next" kept beside the gateway's rel="deprecation" and rel="successor-version"`, async () => {
       const res = await rpc(stack.url, method, body, '1');
       expect(res.status).toBe(200);
       expect(res.headers.get('deprecation')).toBe(GATEWAY_DEPRECATION);

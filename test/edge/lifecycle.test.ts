@@ -306,13 +306,13 @@ describe('a version without a migration guide in the config', () => {
   });
   afterAll(() => stack.close());
 
-  it('is served while deprecated with Deprecation and Sunset but no Link header', async () => {
+  it('is served while deprecated with Deprecation and Sunset, and a Link to its successor only (no guide)', async () => {
     stack.setNow(new Date(releaseOf(calendar, 2).getTime() + 14 * 86_400_000));
     const res = await rpc(stack.url, 'getEntries', { pageSize: 1 }, '1');
     expect(res.status).toBe(200);
     expect(res.headers.get('deprecation')).toBe(V1_DEPRECATION_SF_DATE);
     expect(res.headers.get('sunset')).toBe(IMF(sunsetOf(calendar, 1)));
-    expect(res.headers.get('link')).toBeNull();
+    expect(res.headers.get('link')).toBe('</2/>; rel="successor-version"');
   });
 
   it('follows the configured 30-day window to its sunset', async () => {

@@ -56,13 +56,50 @@ describe('the x-dl-api-version header', () => {
     expect(backendCount()).toBe(before);
   });
 
-  it.each(['1.0', '+1', '0x1', '01', 'LATEST', 'Latest', '-1', '1e0', '0', '2abc', 'v2', 'one'])(
+  // What real DataLens refuses (recorded: `0`, `LATEST`) and the Number() spellings refused on purpose (errors.md).
+  it.each(['+1', '0x1', 'LATEST', 'Latest', '-1', '1e0', '0', '0.0', '1.5', '2abc', 'v2', 'one'])(
     'is refused as malformed when it is %j, naming the value received',
     async (value) => {
       const details = await expectRefused(value, 'malformed');
       expect(details.received).toBe(value);
     },
   );
+
+  // Real DataLens reads the header as a number: its recorded answers serve `1.0` and `01` as version 1.
+  it.each([
+    ['1.0', '1'],
+    ['01', '1'],
+    ['001.00', '1'],
+    ['2.0', '2'],
+    ['02', '2'],
+  ])('serves %j as version %s: the answer and the forwarded call say the one number', async (value, version) => {
+    const before = backendCount();
+    const res = await ask(value);
+    expect(res.status, res.text).toBe(200);
+    expect(res.headers['x-dl-api-version']).toBe(version);
+    expect(res.body).toMatchObject({ id: reportId });
+    const seen = stack.backend!.requests.slice(before);
+    expect(seen).toHaveLength(1);
+    expect(seen[0]!.headers['x-dl-client-api-version']).toBe(version);
+    expect(seen[0]!.headers['x-dl-api-version']).toBe(HEAD_HEADER);
+  });
+
+  it('counts `1.0` and `01` under the one metrics label `1`, never under the spelling', async () => {
+    const requests = async () => (await stack.metrics.registry.getSingleMetric('dlgw_requests_total')!.get()).values;
+    const servedAt1 = async () =>
+      (await requests()).filter((v) => v.labels.version === '1' && v.labels.method === 'getReport' && v.labels.status === '200').reduce((n, v) => n + v.value, 0);
+    const before = await servedAt1();
+    expect((await ask('1.0')).status).toBe(200);
+    expect((await ask('01')).status).toBe(200);
+    expect(await servedAt1()).toBe(before + 2);
+    expect((await requests()).map((v) => String(v.labels.version))).not.toContainEqual(expect.stringMatching(/^0|\./));
+  });
+
+  it('names no version with a spelling of the head + 1 (`0N.0`), and echoes it as sent', async () => {
+    const value = `0${UNKNOWN}.0`;
+    const details = await expectRefused(value, 'unknown');
+    expect(details.received).toBe(value);
+  });
 
   // An empty (or blank: HTTP strips the surrounding whitespace) value says nothing: the shipped parser
   // treats it like an absent header, which gives the clearer message ("the header is required").
@@ -129,21 +166,23 @@ describe('the x-dl-api-version header', () => {
     expect(res.headers.get('x-dl-api-version')).toBe(HEAD_HEADER);
   });
 
-  it('refuses every value that is not a canonical integer or `latest`, and forwards none of them', async () => {
+  it('serves every decimal spelling of a version and `latest`, and refuses (forwarding nothing) every other value', async () => {
     const alphabet = fc.constantFrom(...'0123456789+-.,xeEabLATESTlatest '.split(''));
     await fc.assert(
       fc.asyncProperty(fc.string({ unit: alphabet, minLength: 1, maxLength: 7 }), async (raw) => {
         const value = raw.trim();
         const before = backendCount();
         const res = await ask(raw);
-        if (value === 'latest' || VERSIONS.map(String).includes(value)) {
+        // The number a decimal spelling names (leading zeros, a fraction of zeros), as the test reads it on its own.
+        const whole = /^[0-9]+(\.0*)?$/.test(value) ? String(Number(value)) : undefined;
+        if (value === 'latest' || (whole !== undefined && VERSIONS.map(String).includes(whole))) {
           expect(res.status).toBe(200);
-          expect(res.headers['x-dl-api-version']).toBe(value === 'latest' ? HEAD_HEADER : value);
+          expect(res.headers['x-dl-api-version']).toBe(value === 'latest' ? HEAD_HEADER : whole);
           return;
         }
         const details = expectProblem(res, 400, 'INVALID_API_VERSION_HEADER');
         const expected =
-          value === '' ? 'missing' : value.includes(',') ? 'multiple' : /^[1-9][0-9]*$/.test(value) ? 'unknown' : 'malformed';
+          value === '' ? 'missing' : value.includes(',') ? 'multiple' : whole !== undefined && whole !== '0' ? 'unknown' : 'malformed';
         expect(details.reason).toBe(expected);
         expect(backendCount()).toBe(before);
       }),

@@ -3,6 +3,7 @@
 
 import { request, type IncomingHttpHeaders, type OutgoingHttpHeaders } from 'node:http';
 import { expect } from 'vitest';
+import { ERROR_CATALOGUE, type ErrorCode, clientMessage } from '../../src/core/errors.js';
 
 export interface RawResponse {
   readonly status: number;
@@ -72,8 +73,9 @@ export function headerOf(headers: Headers | IncomingHttpHeaders, name: string): 
 const PROBLEM_KEYS = ['code', 'detail', 'details', 'message', 'requestId', 'status', 'title', 'type'];
 
 /**
- * Asserts the one error shape: status, `application/problem+json`, exactly the eight fields,
- * `message === detail`, `requestId` = the response's x-request-id, and the code. Returns `details`.
+ * Asserts the one error shape: status, `application/problem+json`, exactly the eight fields, `message` (the real
+ * DataLens sentence where the catalogue has one, else `detail`), `requestId` = the response's x-request-id, the code,
+ * and `details`: the array of issues for VALIDATION_ERROR, an object otherwise. Returns `details`.
  */
 export function expectProblem(
   res: { status: number; headers: Headers | IncomingHttpHeaders; body: any },
@@ -90,12 +92,14 @@ export function expectProblem(
   expect(res.body.title).toEqual(expect.any(String));
   expect(res.body.detail).toEqual(expect.any(String));
   expect(res.body.detail.length).toBeGreaterThan(0);
-  expect(res.body.message).toBe(res.body.detail);
+  const own = code in ERROR_CATALOGUE ? clientMessage(code as ErrorCode, res.body.detail) : res.body.detail;
+  expect(res.body.message).toBe(own);
   const requestId = headerOf(res.headers, 'x-request-id');
   expect(requestId).toBeTruthy();
   expect(res.body.requestId).toBe(requestId);
   expect(res.body.details).toBeTypeOf('object');
   expect(res.body.details).not.toBeNull();
+  expect(Array.isArray(res.body.details), 'details is an array exactly for VALIDATION_ERROR').toBe(code === 'VALIDATION_ERROR');
   return res.body.details;
 }
 

@@ -7,14 +7,15 @@ type Schema = Record<string, any>;
 
 const small = { maxLength: 8 } as const;
 
-export function arbitraryOf(schema: Schema | boolean | undefined, depth = 0): fc.Arbitrary<unknown> {
-  if (schema === undefined || schema === true || depth > 4) return fc.oneof(fc.string(small), fc.integer(), fc.boolean(), fc.constant(null));
+/** Past `maxDepth` levels any small value stands for the schema (deep documents such as dashboards need more). */
+export function arbitraryOf(schema: Schema | boolean | undefined, depth = 0, maxDepth = 4): fc.Arbitrary<unknown> {
+  if (schema === undefined || schema === true || depth > maxDepth) return fc.oneof(fc.string(small), fc.integer(), fc.boolean(), fc.constant(null));
   if (schema === false) return fc.constant(undefined);
   if ('const' in schema) return fc.constant(schema.const);
   if (Array.isArray(schema.enum)) return fc.constantFrom(...(schema.enum as unknown[]));
   const alternatives = (schema.anyOf ?? schema.oneOf) as Schema[] | undefined;
-  if (alternatives) return fc.oneof(...alternatives.map((s) => arbitraryOf(s, depth + 1)));
-  if (Array.isArray(schema.type)) return fc.oneof(...(schema.type as string[]).map((type) => arbitraryOf({ ...schema, type }, depth)));
+  if (alternatives) return fc.oneof(...alternatives.map((s) => arbitraryOf(s, depth + 1, maxDepth)));
+  if (Array.isArray(schema.type)) return fc.oneof(...(schema.type as string[]).map((type) => arbitraryOf({ ...schema, type }, depth, maxDepth)));
   switch (schema.type) {
     case 'string':
       return fc.string({ minLength: schema.minLength ?? 0, maxLength: Math.min(schema.maxLength ?? 12, Math.max(12, schema.minLength ?? 0)) });
@@ -29,19 +30,19 @@ export function arbitraryOf(schema: Schema | boolean | undefined, depth = 0): fc
     case 'null':
       return fc.constant(null);
     case 'array':
-      return fc.array(arbitraryOf(schema.items, depth + 1), { minLength: schema.minItems ?? 0, maxLength: Math.max(3, schema.minItems ?? 0) });
+      return fc.array(arbitraryOf(schema.items, depth + 1, maxDepth), { minLength: schema.minItems ?? 0, maxLength: Math.max(3, schema.minItems ?? 0) });
     case 'object':
-      return objectOf(schema, depth);
+      return objectOf(schema, depth, {}, maxDepth);
     default:
-      return arbitraryOf(undefined, depth);
+      return arbitraryOf(undefined, depth, maxDepth);
   }
 }
 
 /** An object with the schema's required keys, some of its optional ones, and an unknown key where allowed. */
-export function objectOf(schema: Schema, depth = 0, overrides: Record<string, fc.Arbitrary<unknown>> = {}): fc.Arbitrary<Record<string, unknown>> {
+export function objectOf(schema: Schema, depth = 0, overrides: Record<string, fc.Arbitrary<unknown>> = {}, maxDepth = 4): fc.Arbitrary<Record<string, unknown>> {
   const properties = (schema.properties ?? {}) as Record<string, Schema>;
   const shape: Record<string, fc.Arbitrary<unknown>> = {};
-  for (const [key, sub] of Object.entries(properties)) shape[key] = overrides[key] ?? arbitraryOf(sub, depth + 1);
+  for (const [key, sub] of Object.entries(properties)) shape[key] = overrides[key] ?? arbitraryOf(sub, depth + 1, maxDepth);
   const known = fc.record(shape, { requiredKeys: (schema.required ?? []) as string[] });
   if (schema.additionalProperties === false) return known;
   return fc.tuple(known, fc.option(fc.jsonValue({ maxDepth: 2 }), { nil: undefined })).map(([body, extra]) =>

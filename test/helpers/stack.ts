@@ -38,6 +38,8 @@ export interface StackOptions {
   metrics?: Metrics;
   /** Defaults to a silent logger. */
   logger?: import('pino').Logger;
+  /** Records who calls what (the impact report); none by default. */
+  impact?: import('../../src/edge/impact-recorder.js').ImpactRecorder;
 }
 
 export interface Stack {
@@ -80,6 +82,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     logger: options.logger ?? pino({ level: 'silent' }),
     metrics,
     limits: options.limits,
+    ...(options.impact && { impact: options.impact }),
   });
   const url = await gateway.listen(0, '127.0.0.1');
   return {

@@ -40,7 +40,7 @@ const BACKEND_OWN: Record<string, string> = {
 const GATEWAY_V1 = {
   deprecation: deprecationSfDate(CALENDAR, 1),
   sunset: V1_SUNSET.toUTCString(),
-  link: '<https://example.com/migrate-v1-to-v2>; rel="deprecation"; type="text/html"',
+  link: '<https://example.com/migrate-v1-to-v2>; rel="deprecation"; type="text/html", </2/>; rel="successor-version"',
 };
 /** Text only non-JSON backend bodies contain: it must never reach the client inside a problem. */
 const MARKER = 'BACKEND-BODY-MARKER';

@@ -118,7 +118,7 @@ describe('empty and non-object bodies', () => {
     it.each(scalars)(`refuses the JSON value %s as a v1 ${method} body with 400 VALIDATION_ERROR at the root`, async (body) => {
       const { res, seen } = await exchange([post(`/rpc/${method}`, body, rpcHeaders('1'))]);
       const details = expectProblem(res!, 400, 'VALIDATION_ERROR');
-      expect(details.issues).toEqual([expect.objectContaining({ path: '' })]);
+      expect(details).toEqual([expect.objectContaining({ code: 'invalid_type', expected: 'object', path: [] })]);
       expect(seen).toEqual([]);
     });
   }
@@ -255,7 +255,7 @@ describe('requests hidden in the body of a refused request', () => {
   // written inside it is never parsed, and the properly framed request after it is served on the same connection.
   const refusals: [string, string, [string, string][], number][] = [
     ['an unknown path (404)', '/rpc/noSuchMethod', [['x-dl-api-version', '1']], 404],
-    ['a malformed version (400)', '/rpc/getReport', [['x-dl-api-version', '1.0']], 400],
+    ['a malformed version (400)', '/rpc/getReport', [['x-dl-api-version', '1e0']], 400],
     ['a missing version (400)', '/rpc/getReport', [], 400],
     ['a text/plain body (415)', '/rpc/getReport', [['x-dl-api-version', '1'], ['content-type', 'text/plain']], 415],
     ['a body that is not JSON (400)', '/rpc/getReport', [['x-dl-api-version', '2']], 400],
@@ -398,7 +398,7 @@ describe('deep nesting and many keys', () => {
   const deepObject = (n: number) => '{"a":'.repeat(n) + '1' + '}'.repeat(n);
   const tooDeep = (res: Parameters<typeof expectProblem>[0]) => {
     const details = expectProblem(res, 400, 'VALIDATION_ERROR');
-    expect(details.issues).toEqual([expect.objectContaining({ code: 'too_deep' })]);
+    expect(details).toEqual([expect.objectContaining({ code: 'custom', path: [], params: expect.objectContaining({ reason: 'too_deep' }) })]);
   };
 
   it.each([
@@ -449,10 +449,11 @@ describe('deep nesting and many keys', () => {
     expect(Buffer.byteLength(body)).toBeLessThanOrEqual(HOSTILE_LIMITS.bodyBytes);
     const { res, seen } = await exchange([post('/rpc/createReport', body, rpcHeaders('1'))]);
     const details = expectProblem(res!, 400, 'VALIDATION_ERROR');
-    // The missing key first, then the unknown fields (report methods refuse them), capped at 50 issues.
-    expect(details.issues[0]).toEqual(expect.objectContaining({ path: 'key' }));
-    expect(details.issues).toHaveLength(50);
-    expect(details.issues.slice(1).every((i: { code: string }) => i.code === 'unrecognized_keys')).toBe(true);
+    // The missing key first, then one issue for the unknown fields (report methods refuse them), naming at most 50.
+    expect(details).toHaveLength(2);
+    expect(details[0]).toEqual(expect.objectContaining({ code: 'invalid_type', path: ['key'] }));
+    expect(details[1]).toEqual(expect.objectContaining({ code: 'unrecognized_keys', path: [], message: expect.stringMatching(/ and 250 more$/) }));
+    expect(details[1].keys).toHaveLength(50);
     expect(seen).toEqual([]);
   });
 
@@ -461,8 +462,8 @@ describe('deep nesting and many keys', () => {
     expect(Buffer.byteLength(body)).toBeLessThanOrEqual(HOSTILE_LIMITS.bodyBytes);
     const { res, seen } = await exchange([post('/rpc/getEntries', body, rpcHeaders('1'))]);
     const details = expectProblem(res!, 400, 'VALIDATION_ERROR');
-    expect(details.issues.length).toBeGreaterThan(0);
-    expect(details.issues.length).toBeLessThanOrEqual(50);
+    expect(details.length).toBeGreaterThan(0);
+    expect(details.length).toBeLessThanOrEqual(50);
     expect(seen).toEqual([]);
   });
 
@@ -472,8 +473,8 @@ describe('deep nesting and many keys', () => {
       const body = JSON.stringify({ reportId, ...manyKeys(300) });
       const { res, seen } = await exchange([post('/rpc/getReport', body, rpcHeaders(version))]);
       const details = expectProblem(res!, 400, 'VALIDATION_ERROR');
-      expect(details.issues).toHaveLength(50);
-      expect(details.issues[0]).toEqual(expect.objectContaining({ code: 'unrecognized_keys' }));
+      expect(details).toEqual([expect.objectContaining({ code: 'unrecognized_keys', path: [], message: expect.stringMatching(/ and 250 more$/) })]);
+      expect(details[0].keys).toHaveLength(50);
       expect(seen).toEqual([]);
     });
   }
@@ -481,27 +482,27 @@ describe('deep nesting and many keys', () => {
 
 describe('prototype-polluting keys', () => {
   const createV1 = (config: string) => `{"key":"reports/sales/proto","config":${config}}`;
-  const cases: [string, string, string][] = [
-    ['__proto__ at the top', 'getReport', '{"__proto__":{"polluted":true},"reportId":"rep_x"}'],
-    ['__proto__ after a valid field', 'getReport', '{"reportId":"rep_x","__proto__":{"polluted":true}}'],
-    ['constructor.prototype at the top', 'getReport', '{"reportId":"rep_x","constructor":{"prototype":{"polluted":true}}}'],
-    ['__proto__ nested in config', 'createReport', createV1('{"a":{"b":{"__proto__":{"isAdmin":true}}}}')],
-    ['constructor.prototype nested in config', 'createReport', createV1('{"a":{"constructor":{"prototype":{"isAdmin":true}}}}')],
-    ['__proto__ inside an array', 'createReport', createV1('{"list":[1,{"__proto__":{"isAdmin":true}}]}')],
-    ['__proto__ written \\u005f_proto__', 'getReport', '{"reportId":"rep_x","\\u005f_proto__":{"polluted":true}}'],
-    ['__proto__ fully escaped', 'createReport', createV1('{"\\u005f\\u005f\\u0070\\u0072\\u006f\\u0074\\u006f\\u005f\\u005f":{"x":1}}')],
-    ['constructor.\\u0070rototype', 'createReport', createV1('{"constructor":{"\\u0070rototype":{"x":1}}}')],
-    ['c\\u006fnstructor.prototype', 'getReport', '{"reportId":"rep_x","c\\u006fnstructor":{"prototype":{"x":1}}}'],
-    ['constructor.prototype null', 'createReport', createV1('{"constructor":{"prototype":null}}')],
-    ['__proto__ as a duplicate key', 'getReport', '{"reportId":"rep_x","__proto__":1,"__proto__":{"polluted":true}}'],
+  const cases: [string, string, string, (string | number)[]][] = [
+    ['__proto__ at the top', 'getReport', '{"__proto__":{"polluted":true},"reportId":"rep_x"}', ['__proto__']],
+    ['__proto__ after a valid field', 'getReport', '{"reportId":"rep_x","__proto__":{"polluted":true}}', ['__proto__']],
+    ['constructor.prototype at the top', 'getReport', '{"reportId":"rep_x","constructor":{"prototype":{"polluted":true}}}', ['constructor', 'prototype']],
+    ['__proto__ nested in config', 'createReport', createV1('{"a":{"b":{"__proto__":{"isAdmin":true}}}}'), ['config', 'a', 'b', '__proto__']],
+    ['constructor.prototype nested in config', 'createReport', createV1('{"a":{"constructor":{"prototype":{"isAdmin":true}}}}'), ['config', 'a', 'constructor', 'prototype']],
+    ['__proto__ inside an array', 'createReport', createV1('{"list":[1,{"__proto__":{"isAdmin":true}}]}'), ['config', 'list', 1, '__proto__']],
+    ['__proto__ written \\u005f_proto__', 'getReport', '{"reportId":"rep_x","\\u005f_proto__":{"polluted":true}}', ['__proto__']],
+    ['__proto__ fully escaped', 'createReport', createV1('{"\\u005f\\u005f\\u0070\\u0072\\u006f\\u0074\\u006f\\u005f\\u005f":{"x":1}}'), ['config', '__proto__']],
+    ['constructor.\\u0070rototype', 'createReport', createV1('{"constructor":{"\\u0070rototype":{"x":1}}}'), ['config', 'constructor', 'prototype']],
+    ['c\\u006fnstructor.prototype', 'getReport', '{"reportId":"rep_x","c\\u006fnstructor":{"prototype":{"x":1}}}', ['constructor', 'prototype']],
+    ['constructor.prototype null', 'createReport', createV1('{"constructor":{"prototype":null}}'), ['config', 'constructor', 'prototype']],
+    ['__proto__ as a duplicate key', 'getReport', '{"reportId":"rep_x","__proto__":1,"__proto__":{"polluted":true}}', ['__proto__']],
   ];
   for (const version of VERSIONS) {
-    it.each(cases)(`refuses %s at v${version} with 400 forbidden_key, forwarding nothing`, async (_label, method, raw) => {
+    it.each(cases)(`refuses %s at v${version} with 400 forbidden_key at its path, forwarding nothing`, async (_label, method, raw, path) => {
       // The v2 shape of createReport: the same config under a workbook.
       const body = version === '2' && method === 'createReport' ? raw.replace('"key":"reports/sales/proto"', '"workbookId":"wb_demo_sales"') : raw;
       const { res, seen } = await exchange([post(`/rpc/${method}`, body, rpcHeaders(version))]);
       const details = expectProblem(res!, 400, 'VALIDATION_ERROR');
-      expect(details.issues).toEqual([expect.objectContaining({ code: 'forbidden_key' })]);
+      expect(details).toEqual([expect.objectContaining({ code: 'custom', path, params: { reason: 'forbidden_key' } })]);
       expect(seen).toEqual([]);
       expect(({} as Record<string, unknown>).polluted).toBeUndefined();
       expect(({} as Record<string, unknown>).isAdmin).toBeUndefined();

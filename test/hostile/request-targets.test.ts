@@ -10,9 +10,10 @@ import { expectProblem } from '../helpers/http.js';
 import { head, post, rawExchange } from '../helpers/raw-socket.js';
 import { startStack, type Stack } from '../helpers/stack.js';
 import { startWebUpstream, type WebUpstream } from '../helpers/web-upstream.js';
+import { keptAwayBy, readings, requestTarget as target } from '../helpers/request-targets.js';
 
 const EXCLUDED = ['/metrics', '/internal/admin'];
-const KEPT_AWAY = ['/rpc', ...EXCLUDED];
+const keptAway = keptAwayBy(EXCLUDED);
 
 let web: WebUpstream;
 let stack: Stack;
@@ -24,45 +25,6 @@ afterAll(async () => {
   await stack?.close();
   await web?.close();
 });
-
-const hex = (n: number) => `%${n.toString(16).padStart(2, '0')}`;
-const UNRESERVED = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~';
-const SUB_DELIMS = "!$&'()*+,;=";
-/** Printable ASCII outside pchar, `/` and `?`: what lax clients send raw and parsers disagree on. */
-const OUTSIDE = '#"<>[]\\^`{|}%';
-
-const pchar = fc.oneof(
-  { weight: 6, arbitrary: fc.constantFrom(...`${UNRESERVED}${SUB_DELIMS}:@`) },
-  { weight: 2, arbitrary: fc.integer({ min: 0x21, max: 0x7e }).map(hex) },
-  { weight: 1, arbitrary: fc.constantFrom('%2f', '%2F', '%2e', '%23', '%3f', '%5c', '%252f', '%00') },
-);
-const segment = fc.oneof(
-  { weight: 3, arbitrary: fc.constantFrom('rpc', 'RPC', 'metrics', 'internal', 'admin', 'assets', '.', '..', '') },
-  { weight: 3, arbitrary: fc.array(pchar, { maxLength: 6 }).map((cs) => cs.join('')) },
-  { weight: 2, arbitrary: fc.tuple(fc.array(pchar, { maxLength: 3 }), fc.constantFrom(...OUTSIDE), fc.array(pchar, { maxLength: 3 })).map(([a, o, b]) => `${a.join('')}${o}${b.join('')}`) },
-);
-const target = fc
-  .tuple(
-    fc.array(segment, { minLength: 1, maxLength: 5 }),
-    fc.option(fc.array(fc.oneof(pchar, fc.constantFrom('/', '?', '#')), { maxLength: 6 }).map((cs) => cs.join(''))),
-  )
-  .map(([segments, query]) => `/${segments.join('/')}${query === null ? '' : `?${query}`}`);
-
-/** The paths a backend may route a forwarded target by. */
-function readings(url: string): string[] {
-  const out = new Set<string>();
-  const raw = url.split(/[?#]/, 1)[0] as string;
-  for (const path of [raw, new URL(url, 'http://backend').pathname]) {
-    out.add(path);
-    try {
-      out.add(decodeURIComponent(path));
-    } catch {
-      // a malformed escape: the raw reading stands
-    }
-  }
-  return [...out].map((p) => p.toLowerCase().replace(/\\/g, '/').replace(/\/+/g, '/'));
-}
-const keptAway = (path: string) => KEPT_AWAY.some((p) => path === p || path.startsWith(`${p}/`));
 
 async function get(path: string, headers: readonly (readonly [string, string])[] = [['host', '127.0.0.1']]) {
   const result = await rawExchange(stack.url, [Buffer.from(head(`GET ${path} HTTP/1.1`, [...headers, ['connection', 'close']]), 'latin1')], {

@@ -20,6 +20,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ErrorCode, clientMessage } from '../../src/core/errors.js';
 import { HEAD } from '../helpers/calendar.js';
 import { REPORT_CONTENT } from '../helpers/head-shapes.js';
 import { type Stack, rpc, startStack } from '../helpers/stack.js';
@@ -144,7 +145,7 @@ function expectProblem(result: ToolText, command: string, status: number, code: 
   const got = failure(result, command);
   expect(got.status).toBe(status);
   expect(got.body).toMatchObject({ status, code, message: expect.any(String), details: expect.any(Object) });
-  expect(got.body.message).toBe(got.body.detail);
+  expect(got.body.message).toBe(clientMessage(code as ErrorCode, got.body.detail));
   return got.body.details;
 }
 

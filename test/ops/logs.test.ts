@@ -72,10 +72,10 @@ describe('the request log at info level', () => {
   });
 
   it('logs a refused request with its error code and without upstreamMs', async () => {
-    const res = await rpc(serving.url, 'getEntries', { pageSize: 1 }, '07', { 'x-request-id': 'ops-log-bad' });
+    const res = await rpc(serving.url, 'getEntries', { pageSize: 1 }, 'v7', { 'x-request-id': 'ops-log-bad' });
     expect(res.status).toBe(400);
     const line = await waitForRequestLine(log, 'ops-log-bad');
-    expect(line).toMatchObject({ requestId: 'ops-log-bad', versionAsked: '07', status: 400, error: 'INVALID_API_VERSION_HEADER' });
+    expect(line).toMatchObject({ requestId: 'ops-log-bad', versionAsked: 'v7', status: 400, error: 'INVALID_API_VERSION_HEADER' });
     expect(line).not.toHaveProperty('upstreamMs');
     expect(requestLines(log, 'ops-log-bad')).toHaveLength(1);
   });

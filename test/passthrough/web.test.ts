@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFaultUpstream } from '../helpers/fault-upstream.js';
 import { expectProblem, send } from '../helpers/http.js';
@@ -60,6 +61,18 @@ describe('pass-through in front of the web side of the service', () => {
     const headOnly = await fetch(`${stack.url}/assets/logo.png`, { method: 'HEAD' });
     expect(headOnly.status).toBe(200);
     expect(headOnly.headers.get('content-length')).toBe(String(ASSETS['/assets/logo.png']!.body.length));
+  });
+
+  it('keeps an upload\'s Content-Encoding: the body streams as the client encoded it (only /rpc decodes)', async () => {
+    const res = await fetch(`${stack.url}/echo-headers`, {
+      method: 'POST',
+      headers: { 'content-encoding': 'gzip', 'content-type': 'application/json' },
+      body: gzipSync('{"a":1}'),
+    });
+    expect(res.status).toBe(200);
+    const echoed = (await res.json()) as Record<string, string>;
+    expect(echoed['content-encoding']).toBe('gzip');
+    expect(echoed['content-length']).toBe(String(gzipSync('{"a":1}').length));
   });
 
   it('strips a spoofed x-dl-client-api-version (every spelling) and the other gateway-owned and hop-by-hop headers', async () => {

@@ -115,7 +115,7 @@ describe('workbook methods', () => {
   it('lists a workbook’s entries with the real row shape, filtered by name and ordered', async () => {
     const r = await rpc(t.url, 'getWorkbookEntries', { workbookId: 'wb_old', orderBy: { field: 'name', direction: 'asc' } });
     expect(r.body.entries.map((e: { entryId: string }) => e.entryId)).toEqual(['ent_w2', 'ent_w1']);
-    expect(r.body.entries[0]).toMatchObject({ displayKey: 'wb_old/Costs', isFavorite: false, isLocked: false, mirrored: null, version: 1 });
+    expect(r.body.entries[0]).toMatchObject({ displayKey: 'wb_old/Costs', isFavorite: false, isLocked: false, mirrored: false, version: 1 });
     const filtered = await rpc(t.url, 'getWorkbookEntries', { workbookId: 'wb_old', filters: { name: 'rev' }, scope: ['dash'] });
     expect(filtered.body.entries.map((e: { entryId: string }) => e.entryId)).toEqual(['ent_w1']);
   });

@@ -27,7 +27,7 @@ const ENTRIES = 5_000;
 const PAGE_SIZE = LARGEST_PAGE_SIZE;
 const PAGES = ENTRIES / PAGE_SIZE; // 25 pages: any page is within the default walk budget of page 0
 const nginxBinary = findNginx();
-if (!nginxBinary) throw new Error('nginx not found: install the Debian package nginx-light (.ci/run does)');
+if (!nginxBinary) throw new Error('nginx not found: install the Debian package nginx-light (npm run test:all does)');
 
 let backend: ReferenceBackend;
 let backendUrl: string;

@@ -57,6 +57,24 @@ export const operation = answer({
   done: z.boolean(),
 });
 
+const rights = (required: readonly string[], optional: readonly string[] = []) =>
+  answer({ ...Object.fromEntries(required.map((k) => [k, z.boolean()])), ...Object.fromEntries(optional.map((k) => [k, z.boolean().optional()])) });
+
+/**
+ * What the caller may do with a collection (includePermissionsInfo): the keys the real v1 OpenAPI document requires
+ * (datalens-ui f581b7c, /1/json/), and the five more its storage answers (the recorded getCollection answer).
+ */
+export const collectionPermissions = rights(
+  ['listAccessBindings', 'updateAccessBindings', 'createSharedEntry', 'createCollection', 'createWorkbook', 'limitedView', 'view', 'update', 'copy', 'move', 'delete'],
+  ['createSparkCluster', 'createTrinoCluster', 'securityManage', 'securityApprove', 'browse'],
+);
+/** What the caller may do with a workbook (the real v1 OpenAPI document, datalens-ui f581b7c, /1/json/). */
+export const workbookPermissions = rights(['listAccessBindings', 'updateAccessBindings', 'limitedView', 'view', 'update', 'copy', 'move', 'publish', 'embed', 'delete']);
+/** An entry's full rights, as getEntriesRelations answers them (the real v1 OpenAPI document, datalens-ui f581b7c). */
+export const entryFullPermissions = rights([
+  'listAccessBindings', 'updateAccessBindings', 'limitedView', 'view', 'update', 'copy', 'move', 'delete', 'createEntryBinding', 'createLimitedEntryBinding',
+]);
+
 export const collection = answer({
   collectionId: z.string(),
   title: z.string(),
@@ -68,7 +86,7 @@ export const collection = answer({
   updatedBy: z.string(),
   updatedAt: z.string(),
   meta: record,
-  permissions: record.optional(),
+  permissions: collectionPermissions.optional(),
   operation: operation.optional(),
 });
 
@@ -84,7 +102,7 @@ export const workbook = answer({
   updatedBy: z.string(),
   updatedAt: z.string(),
   status: z.enum(['creating', 'deleting', 'active', 'deleted']).optional(),
-  permissions: record.optional(),
+  permissions: workbookPermissions.optional(),
   operation: operation.optional(),
 });
 

@@ -23,6 +23,6 @@ export const connectionMethods: Record<string, MethodSpec> = {
     answer({ id: z.string() }),
   ),
   // The answer is empty: src/shared/schema/bi/types/connections.ts, UpdateConnectionResponse.
-  updateConnection: method('Replaces the settings of a connection.', strict({ connectionId: id, data: record }), empty),
+  updateConnection: method('Replaces the settings of a connection.', strict({ connectionId: id, data: record.optional() }) /* data optional: the real /1/json/ requires only connectionId */, empty),
   deleteConnection: method('Deletes a connection.', strict({ connectionId: id }), empty),
 };

@@ -29,12 +29,17 @@ const tabItem = itemOf(DASH_ITEM_TYPES);
 /** Global items (shown on several tabs) are selectors and selector groups (DashGlobalItemV2). */
 const globalItem = itemOf(['control', 'group_control']);
 
+/** A tab item's place on the grid (the real /1/json/ of datalens-ui f581b7c: i, h, w, x, y required, parent optional). */
+export const layoutItem = open({ i: z.string().min(1), h: z.number(), w: z.number(), x: z.number(), y: z.number(), parent: text });
+/** A pair of items whose selectors do not act on each other (the same document: kind is only "ignore"). */
+export const itemConnection = open({ from: z.string().min(1), to: z.string().min(1), kind: z.enum(['ignore']) });
+
 const tab = strict({
   id: z.string().min(1),
   title: z.string().min(1),
   items: z.array(tabItem),
-  layout: z.array(record),
-  connections: z.array(record),
+  layout: z.array(layoutItem),
+  connections: z.array(itemConnection),
   aliases: strict({ default: z.array(z.array(z.string().min(1)).min(2).max(2)).optional() }),
   globalItems: z.array(globalItem).optional(),
 });

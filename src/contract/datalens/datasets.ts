@@ -30,11 +30,12 @@ export const datasetMethods: Record<string, MethodSpec> = {
     }),
     dataset,
   ),
-  updateDataset: method('Replaces the draft of a dataset.', strict({ datasetId: id, data: open({ dataset: record.optional() }) }), dataset),
+  // updateDataset, validateDataset: `data` is optional, the real /1/json/ (datalens-ui f581b7c) requires only datasetId.
+  updateDataset: method('Replaces the draft of a dataset.', strict({ datasetId: id, data: open({ dataset: record.optional() }).optional() }), dataset),
   deleteDataset: method('Deletes a dataset.', strict({ datasetId: id }), empty),
   validateDataset: method(
     'Validates a dataset with pending updates; returns the resulting dataset and its errors.',
-    strict({ datasetId: id, workbookId: nullableId.optional(), data: open({ dataset: record.optional(), updates: z.array(record).optional() }) }),
+    strict({ datasetId: id, workbookId: nullableId.optional(), data: open({ dataset: record.optional(), updates: z.array(record).optional() }).optional() }),
     answer({ dataset: record, options: record.optional(), dataset_errors: z.array(z.unknown()).optional() }),
   ),
 };

@@ -5,7 +5,7 @@
 
 import { z } from 'zod';
 import type { MethodSpec } from '../../core/contract/types.js';
-import { answer, entryScope, flag, ids, method, permissions, record, strict, text } from './common.js';
+import { answer, entryFullPermissions, entryScope, flag, ids, method, permissions, record, strict, text } from './common.js';
 
 const relation = answer({
   entryId: z.string(),
@@ -19,7 +19,7 @@ const relation = answer({
   collectionId: z.string().nullable(),
   isLocked: z.boolean().optional(),
   permissions: permissions.optional(),
-  fullPermissions: record.optional(),
+  fullPermissions: entryFullPermissions.optional(),
 });
 
 export const entryMethods: Record<string, MethodSpec> = {

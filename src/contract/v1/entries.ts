@@ -54,7 +54,8 @@ export const entryObject = answer({
   version: z.number().int().optional().describe('The API version the entry was saved under.'),
 });
 
-export const entriesAnswer = answer({ entries: z.array(z.union([lockedEntry, entryObject])), nextPageToken: z.string().optional() });
+// hasNextPage: the real v1 OpenAPI document requires it (datalens-ui f581b7c, /1/json/).
+export const entriesAnswer = answer({ hasNextPage: z.boolean(), entries: z.array(z.union([lockedEntry, entryObject])), nextPageToken: z.string().optional() });
 
 export const getEntriesV1: MethodSpec = {
   description: 'Lists entries, filtered by ids, author, scope or name, one numbered page at a time.',

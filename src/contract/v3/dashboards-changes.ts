@@ -51,6 +51,19 @@ const selectorFieldType = (where: string, at: (sourceType: string) => string): C
     { downDefault: 'string' }),
 ];
 
+/**
+ * Going down, the description moved to `data.description` is also kept in `annotation.description`: the real
+ * version-1 API answers a dashboard's annotation (the recorded answers of datalens-ui f581b7c), so a v1 client
+ * reads it in both places.
+ */
+function keepAnnotation(entry: Json): Json {
+  const data = entry.data as Json | undefined;
+  const description = data?.description;
+  if (typeof description !== 'string') return entry;
+  const annotation = (entry.annotation ?? {}) as Json;
+  return typeof annotation.description === 'string' ? entry : { ...entry, annotation: { ...annotation, description } };
+}
+
 export const dashboardChangesV3: readonly Change[] = [
   custom({
     description:
@@ -63,6 +76,17 @@ export const dashboardChangesV3: readonly Change[] = [
       { target: dashboard, path: 'data.tabs.*.settings' },
       { target: dashboard, path: 'data.settings.backgroundSettings' },
     ],
+  }),
+  // Declared before the move below, so that going down it runs after it (down-migrations run in reverse order).
+  custom({
+    description:
+      'Dashboards: older versions read the description in `annotation.description` too, where real DataLens version 1 answers it (the entry\'s annotation).',
+    compatible: true,
+    covers: [{ target: dashboard, path: 'data.description' }],
+    object: { dashboard: keepAnnotation },
+    // The way back (the guard's round trip): nothing to undo here; the move below takes `data.description` back into
+    // the annotation, where the copy already is (the annotation's own description wins).
+    objectUp: { dashboard: (entry) => entry },
   }),
   fieldConverted(dashboard, 'data.description', 'annotation.description', { up: (d, existing) => existing ?? d, down: (d) => d },
     'Dashboards: `data.description` moves to `annotation.description` (a description already in the annotation wins).'),

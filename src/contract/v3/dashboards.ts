@@ -12,7 +12,7 @@
 
 import { z } from 'zod';
 import type { MethodSpec } from '../../core/contract/types.js';
-import { dashSettingsV1 } from '../datalens/dashboards.js';
+import { dashSettingsV1, itemConnection, layoutItem } from '../datalens/dashboards.js';
 import { annotation, answer, apiVersionStamp, branch, empty, flag, id, method, open, permissions, record, storedEntry, strict, text, updateMode } from '../datalens/common.js';
 
 /** DashColorByThemeV2: a colour per theme, in HEX. */
@@ -114,8 +114,9 @@ const tab = strict({
   id: z.string().min(1),
   title: z.string().min(1),
   items: z.array(tabItem),
-  layout: z.array(record),
-  connections: z.array(record),
+  // The same grid places and connections as version 1's (src/contract/datalens/dashboards.ts).
+  layout: z.array(layoutItem),
+  connections: z.array(itemConnection),
   aliases: strict({ default: z.array(z.array(z.string().min(1)).min(2)).optional() }),
   globalItems: z.array(globalItem).optional(),
   hidden: flag,

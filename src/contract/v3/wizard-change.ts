@@ -47,6 +47,16 @@ function flatEntry(body: Json): Json {
   return out;
 }
 
+/**
+ * A create/update answer also holds the config as JSON text in `data.shared`, as the real version-1 charts engine
+ * answers a write (the recorded answers of datalens-ui f581b7c).
+ */
+function savedEntry(body: Json): Json {
+  const out = flatEntry(body);
+  if (isObj(out.data)) out.data = { ...out.data, shared: JSON.stringify(out.data, null, 4) };
+  return out;
+}
+
 /** A listing row carrying a Wizard chart's content (getEntries with includeData) → its old config. */
 function rowDown(row: Json): Json {
   if (typeof row.type !== 'string' || !row.type.endsWith('_wizard_node') || !isWizardDocument(row.data)) return row;
@@ -75,7 +85,7 @@ export const wizardDocumentFormat: CustomChange = custom({
     { target: object('entry'), path: 'data' },
   ],
   request: { createWizardChart: withDocument, updateWizardChart: updateUp },
-  response: { getWizardChart: flatEntry, createWizardChart: flatEntry, updateWizardChart: flatEntry },
+  response: { getWizardChart: flatEntry, createWizardChart: savedEntry, updateWizardChart: savedEntry },
   object: { entry: rowDown },
 });
 

@@ -1,5 +1,6 @@
 // Load-time checks of a contract's structure and the indexes the engine needs; each mistake has its own message.
 
+import { deprecationProblems } from './deprecation-check.js';
 import { splitAtElements, splitPath } from './field-path.js';
 import type { Change, Contract, MethodSpec, Target, VersionSpec } from './types.js';
 
@@ -57,6 +58,7 @@ export function structuralProblems(contract: Contract): string[] {
   const problems: string[] = [];
   const { versions } = contract;
   if (versions.length === 0) return ['the contract has no versions'];
+  problems.push(...deprecationProblems(contract));
   versions.forEach((v, i) => {
     const prev = versions[i - 1];
     if (!Number.isInteger(v.version) || v.version < 1) problems.push(`version ${v.version}: versions are positive integers`);

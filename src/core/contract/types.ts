@@ -152,6 +152,24 @@ export interface VersionSpec {
   readonly changes: readonly Change[];
   /** Compatible changes shipped while this version was current (no bump). */
   readonly additions?: readonly FieldAdded[];
+  /** Methods and request fields deprecated inside this version (and the later ones that still have them), from a date. */
+  readonly deprecations?: readonly Deprecation[];
+}
+
+/**
+ * A method, or one of its request fields, deprecated from a date inside a supported version: still served, but
+ * answers to calls that use it carry `Deprecation` (RFC 9745), the documents mark it and the changelog lists it.
+ */
+export interface Deprecation {
+  readonly method: string;
+  /** A request field's path (this file's path syntax); absent: the whole method. */
+  readonly path?: FieldPath;
+  /** From when: an ISO date ("2026-12-01", midnight UTC) or instant. */
+  readonly since: string;
+  /** What to use instead (a method, a field, or a sentence). */
+  readonly replacement: string;
+  /** Required: becomes the changelog line. */
+  readonly description: string;
 }
 
 export interface Contract {

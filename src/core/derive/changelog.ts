@@ -27,6 +27,17 @@ export function renderChangelog(contract: LoadedContract, calendar?: Calendar): 
     if (compatible.length) {
       lines.push('### Compatible changes', '', ...compatible.map((c) => `- ${c.description}`), '');
     }
+    // Still served, but on the way out: the method or field, from when, and what to use instead.
+    if (spec.deprecations?.length) {
+      lines.push(
+        '### Deprecated',
+        '',
+        ...spec.deprecations.map(
+          (d) => `- \`${d.method}\`${d.path ? ` field \`${d.path}\`` : ''}, from ${d.since.slice(0, 10)}: ${d.description} Use instead: ${d.replacement}.`,
+        ),
+        '',
+      );
+    }
   }
   return `${lines.join('\n').trimEnd()}\n`;
 }

@@ -2,6 +2,9 @@
 
 import { ERROR_CATALOGUE } from '../errors.js';
 import type { LoadedContract } from '../contract/load.js';
+import { withoutFilters } from '../contract/field-path.js';
+import type { Deprecation } from '../contract/types.js';
+import { deprecationsFor } from '../impact/deprecations.js';
 import { type Family, familyOf } from './method-family.js';
 import { jsonSchemaOf, type JsonSchema } from '../schema/diff.js';
 import { withStatedUnknownFields } from './unknown-fields.js';
@@ -33,6 +36,19 @@ function hoist(schema: JsonSchema, prefix: string, components: Record<string, un
   return { $ref: `#/components/schemas/${prefix}` };
 }
 
+/** One issue of a VALIDATION_ERROR: zod 4's issue object, which real DataLens answers as it is. */
+const VALIDATION_ISSUE_SCHEMA = {
+  type: 'object',
+  description:
+    "Why the body was refused, as zod 4 reports it: `code` (invalid_type, unrecognized_keys, too_small, invalid_union, custom, …), `path` from the body's root (`[]` for the root itself), `message`, and the code's own fields (`expected`, `keys`, `minimum`, …).",
+  required: ['code', 'path', 'message'],
+  properties: {
+    code: { type: 'string' },
+    path: { type: 'array', items: { type: ['string', 'integer'] } },
+    message: { type: 'string' },
+  },
+};
+
 const PROBLEM_SCHEMA = {
   type: 'object',
   description: "The gateway's error body (RFC 9457 problem details plus the DataLens fields); `code` is stable, match on it.",
@@ -43,10 +59,18 @@ const PROBLEM_SCHEMA = {
     status: { type: 'integer' },
     detail: { type: 'string' },
     code: { type: 'string', enum: Object.keys(ERROR_CATALOGUE) },
-    message: { type: 'string', description: 'Equals `detail`.' },
+    message: { type: 'string', description: "Real DataLens's fixed sentence for the code where it has one (`Validation error`, …); otherwise equals `detail`." },
     requestId: { type: ['string', 'null'], description: 'Equals the x-request-id header of the answer.' },
-    details: { type: 'object' },
+    details: {
+      type: ['object', 'array'],
+      description: 'An object of facts about the refusal; for VALIDATION_ERROR, the array of issues, as real DataLens answers it.',
+      items: { $ref: '#/components/schemas/ValidationIssue' },
+    },
   },
+  // Which of the two `details` shapes a code has.
+  if: { properties: { code: { const: 'VALIDATION_ERROR' } } },
+  then: { properties: { details: { type: 'array' } } },
+  else: { properties: { details: { type: 'object' } } },
 };
 
 /** The backend's own refusals pass through with its body: DataLens clients read code, message and details. */
@@ -89,6 +113,34 @@ function codesAt(status: number): string {
   return codes.length ? ` Codes: ${codes.join(', ')}.` : '';
 }
 
+/** The sentence a deprecated method or field carries in the documents. */
+const deprecationNote = (d: Deprecation) => `Deprecated from ${d.since.slice(0, 10)}: ${d.description} Use instead: ${d.replacement}.`;
+
+/** Marks the request schema's property at `path` deprecated (`*` steps into items; $refs into components are followed). */
+function markDeprecatedField(schema: JsonSchema, path: string, components: Record<string, unknown>, note: string): void {
+  const resolve = (s: unknown): Record<string, unknown> | undefined => {
+    let node = s as Record<string, unknown> | undefined;
+    for (let i = 0; i < 8 && node && typeof node.$ref === 'string'; i++) node = components[node.$ref.replace('#/components/schemas/', '')] as Record<string, unknown> | undefined;
+    return node && typeof node === 'object' ? node : undefined;
+  };
+  let node = resolve(schema);
+  const parts = withoutFilters(path).split('.');
+  for (const [i, part] of parts.entries()) {
+    if (!node) return;
+    if (part === '*') {
+      node = resolve(node.items);
+      continue;
+    }
+    const props = node.properties as Record<string, Record<string, unknown>> | undefined;
+    if (!props || !props[part]) return;
+    if (i === parts.length - 1) {
+      props[part] = { ...props[part], deprecated: true, description: [props[part].description, note].filter(Boolean).join(' ') };
+      return;
+    }
+    node = resolve(props[part]);
+  }
+}
+
 export interface DocumentLifecycle {
   /** The version is deprecated now: every operation is marked, and info says until when it is served. */
   readonly deprecated: boolean;
@@ -108,7 +160,7 @@ export function openApiFor(
 ): OpenApiDocument {
   const spec = contract.byVersion.get(version);
   if (!spec) throw new Error(`no API version ${version}`);
-  const schemas: Record<string, unknown> = { Problem: PROBLEM_SCHEMA, BackendError: BACKEND_ERROR_SCHEMA };
+  const schemas: Record<string, unknown> = { Problem: PROBLEM_SCHEMA, ValidationIssue: VALIDATION_ISSUE_SCHEMA, BackendError: BACKEND_ERROR_SCHEMA };
   const paths: Record<string, unknown> = {};
   const families = new Map<string, Family>();
   const errors: Record<string, unknown> = {};
@@ -120,13 +172,17 @@ export function openApiFor(
     families.set(family.name, family);
     const requestSchema = hoist(withStatedUnknownFields(jsonSchemaOf(method.request, 'request')), `${name}Request`, schemas);
     const responseSchema = hoist(jsonSchemaOf(method.response, 'response'), `${name}Response`, schemas);
+    const deprecations = deprecationsFor(contract, version, name);
+    const methodDeprecation = deprecations.find((d) => d.path === undefined);
+    for (const d of deprecations) if (d.path !== undefined) markDeprecatedField(requestSchema, d.path, schemas, deprecationNote(d));
     paths[`/rpc/${name}`] = {
       post: {
         operationId: name,
         // Clients such as @datalens-tech/mcp show "summary — description": one sentence, once.
         summary: method.description ?? name,
         tags: [family.name],
-        ...(lifecycle.deprecated && { deprecated: true }),
+        ...((lifecycle.deprecated || methodDeprecation) && { deprecated: true }),
+        ...(methodDeprecation && { description: deprecationNote(methodDeprecation) }),
         security: SECURITY,
         parameters: [
           { $ref: '#/components/parameters/ApiVersion' },

@@ -14,6 +14,8 @@ export interface CalendarEntry {
   readonly brownouts: readonly BrownoutWindow[];
   /** Share of requests refused while deprecated (0 = none). */
   readonly brownoutShare: number;
+  /** Clients (`org:<id>`, `cred:<12 hex>`) that may call this version before its release; absent: none. */
+  readonly preview?: readonly string[];
 }
 
 export interface BrownoutWindow {
@@ -33,6 +35,7 @@ export interface VersionPlan {
   readonly migrationGuide?: string;
   readonly brownouts?: readonly BrownoutWindow[];
   readonly brownoutShare?: number;
+  readonly preview?: readonly string[];
 }
 
 const DAY_MS = 86_400_000;
@@ -66,6 +69,7 @@ export function buildCalendar(plans: readonly VersionPlan[], supportWindowDays: 
       ...(plan.migrationGuide && { migrationGuide: plan.migrationGuide }),
       brownouts: Object.freeze([...(plan.brownouts ?? [])]),
       brownoutShare: plan.brownoutShare ?? 0,
+      ...(plan.preview?.length && { preview: Object.freeze([...plan.preview]) }),
     });
   });
   return Object.freeze({ entries: Object.freeze(entries) });

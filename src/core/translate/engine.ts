@@ -1,38 +1,27 @@
 // Runs a plan: validate at the client's version, migrate the request up, guard and migrate the response down.
 
-import type { z } from 'zod';
 import { BackendCallError, GatewayError } from '../errors.js';
+import { toValidationIssues } from '../validation-issues.js';
 import type { Json, MigrationContext, ObjectLocation } from '../contract/types.js';
 import { DEFAULT_POLICY, type GuardPolicy, type KindHistory, decideObject, lostFields } from './guard.js';
 import { collect, getAt, isJsonObject } from './paths.js';
 import type { MethodPlan } from './plan.js';
 import { isPromiseLike } from './promise-like.js';
 
-type Issue = z.core.$ZodIssue;
-
-/** One entry per issue; an unknown field of a strict object is named by its own path, one entry each. */
-function issueEntries(i: Issue): { path: string; code: string; message: string }[] {
-  const at = i.path.map(String);
-  if (i.code === 'unrecognized_keys') {
-    return i.keys.map((key) => ({ path: [...at, key].join('.'), code: i.code, message: 'unknown field: this method refuses fields it does not name' }));
-  }
-  return [{ path: at.join('.'), code: i.code, message: i.message }];
-}
+const NOT_AN_OBJECT = 'the request body must be a JSON object';
 
 /** Validates a parsed body against the method's request schema at the client's version; returns the parsed output. */
 export function validateRequest(plan: MethodPlan, body: unknown): Json {
-  if (!isJsonObject(body)) {
-    throw new GatewayError('VALIDATION_ERROR', 'the request body must be a JSON object', {
-      issues: [{ path: '', message: 'expected an object' }],
-    });
-  }
   const result = plan.spec.request.safeParse(body);
   if (!result.success) {
-    throw new GatewayError('VALIDATION_ERROR', `invalid arguments for ${plan.method} at API version ${plan.version}`, {
-      method: plan.method,
-      version: plan.version,
-      issues: result.error.issues.flatMap(issueEntries).slice(0, 50),
-    });
+    const detail = isJsonObject(body) ? `invalid arguments for ${plan.method} at API version ${plan.version}` : NOT_AN_OBJECT;
+    throw new GatewayError('VALIDATION_ERROR', detail, toValidationIssues(result.error.issues));
+  }
+  // A request schema is an object schema; this only keeps a looser one from handing a migration a non-object.
+  if (!isJsonObject(result.data)) {
+    throw new GatewayError('VALIDATION_ERROR', NOT_AN_OBJECT, [
+      { expected: 'object', code: 'invalid_type', path: [], message: 'Invalid input: expected object' },
+    ]);
   }
   return result.data as Json;
 }

@@ -8,11 +8,18 @@ export interface ResolvedVersion {
   readonly version: number;
   readonly entry: CalendarEntry;
   readonly deprecated: boolean;
+  /** Set when an unreleased version is served by preview access: the calendar's name of the client let in. */
+  readonly preview?: string;
+}
+
+/** Who is asking, as the calendar's preview lists name clients (`org:<id>`, `cred:<12 hex>`); asked only for an unreleased version. */
+export interface PreviewCaller {
+  previewIds(): readonly string[];
 }
 
 const REASONS = {
   missing: 'the x-dl-api-version header is required',
-  malformed: 'x-dl-api-version must be a positive integer without sign or leading zeros, or exactly "latest"',
+  malformed: 'x-dl-api-version must be a positive whole number in decimal (1, 01 and 1.0 all name version 1), or exactly "latest"',
   multiple: 'x-dl-api-version must be sent once, with a single value',
   unknown: 'no such API version',
   unreleased: 'this API version is not released yet',
@@ -24,13 +31,15 @@ export function versionErrorDetails(calendar: Calendar, now: Date): { supported:
 
 /**
  * `roll` is a number in [0, 1) drawn per request for share-based brownouts; the caller supplies it
- * (Math.random at the edge, fixed values in tests) so this stays a pure function.
+ * (Math.random at the edge, fixed values in tests) so this stays a pure function. `caller` is asked who it is only
+ * when the version asked for by number is unreleased and lists preview clients.
  */
 export function resolveVersion(
   raw: string | readonly string[] | undefined,
   calendar: Calendar,
   now: Date,
   roll = 1,
+  caller?: PreviewCaller,
 ): ResolvedVersion {
   const parsed = parseVersionHeader(raw);
   const refuse = (reason: keyof typeof REASONS, received?: string): never => {
@@ -46,7 +55,13 @@ export function resolveVersion(
   if (!entry) return refuse(parsed.requested === 'latest' ? 'unreleased' : 'unknown', parsed.received);
 
   const status = statusAt(entry, now);
-  if (status === 'unreleased') return refuse('unreleased', String(entry.version));
+  if (status === 'unreleased') {
+    // `latest` never resolves to an unreleased version, so preview access is always asked for by number.
+    const listed = entry.preview;
+    const preview = listed && caller ? caller.previewIds().find((id) => listed.includes(id)) : undefined;
+    if (preview === undefined) return refuse('unreleased', String(entry.version));
+    return { version: entry.version, entry, deprecated: false, preview };
+  }
   if (status === 'sunset') {
     const latest = latestAt(calendar, now)?.version;
     const guide = entry.migrationGuide ? ` (migration guide: ${entry.migrationGuide})` : '';

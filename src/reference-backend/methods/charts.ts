@@ -12,7 +12,7 @@ import { ENTRY_PERMISSIONS, actorOf, fromContract, type Args, type CallContext, 
 import { deleteEntry, modeOf, revisionOf, saveEntry } from './entry-writes.js';
 import { HTML_PAGE_TYPE } from './html-pages.js';
 import { linksIn, placementOf } from './placement.js';
-import { entryView } from './views.js';
+import { entryView, savedChartView, withShared } from './views.js';
 import { wizardChartMethods } from './wizard-charts.js';
 
 type Json = Record<string, unknown>;
@@ -44,6 +44,16 @@ function fieldsOf(kind: ChartKind, args: Args): Json {
 /** QL answers the entry itself; Editor wraps it: `{entry}` (the DataLens API reference). */
 const answerOf = (kind: ChartKind, view: Json, extra: Json = {}): Json => (kind.nested ? { entry: view, ...extra } : { ...view, ...extra });
 
+/** A flat (QL) chart's create/update answer carries the real engine's extras (views.ts savedChartView, withShared). */
+const savedAnswer = (kind: ChartKind, view: Json, created: boolean): Json =>
+  kind.nested ? answerOf(kind, view) : savedChartView({ ...view, data: withShared(view.data) }, created);
+
+/** A QL chart links its connection under the alias `connection`, as real DataLens stores it; other charts by id. */
+function linksOf(ctx: CallContext, kind: ChartKind, data: unknown): Record<string, string> | null {
+  const connection = kind === QL ? ((data as Json).connection as Json | undefined)?.entryId : undefined;
+  return typeof connection === 'string' && ctx.store.entries.has(connection) ? { connection } : linksIn(ctx.store, data);
+}
+
 const requireChart = (ctx: CallContext, kind: ChartKind, chartId: string): Entry => ctx.store.entries.require(chartId, 'widget', (e) => kind.is(e.type));
 
 // Used only while the contract does not list a method (the Editor ones arrive with the real v2 catalogue).
@@ -73,12 +83,12 @@ function chartMethods(kind: ChartKind): Record<string, MethodHandler> {
           data: fields.data as Json,
           meta: (fields.meta as Json | undefined) ?? {},
           annotation: (fields.annotation as { description: string } | undefined) ?? null,
-          links: (fields.links as Record<string, string> | undefined) ?? linksIn(ctx.store, fields.data),
+          links: (fields.links as Record<string, string> | undefined) ?? linksOf(ctx, kind, fields.data),
         },
         actorOf(ctx),
         ctx.clientVersion,
       );
-      return answerOf(kind, entryView(entry, { formatVersion: kind.formatVersion }));
+      return savedAnswer(kind, entryView(entry, { formatVersion: kind.formatVersion }), true);
     }, withEntry),
 
     [`update${n}Chart`]: fromContract(`update${n}Chart`, (args, ctx) => {
@@ -91,12 +101,12 @@ function chartMethods(kind: ChartKind): Record<string, MethodHandler> {
           ...(fields.data !== undefined && { data: fields.data as Json }),
           ...(fields.meta !== undefined && { meta: fields.meta as Json | null }),
           ...(fields.annotation !== undefined && { annotation: fields.annotation as { description: string } }),
-          ...(fields.links !== undefined && { links: fields.links as Record<string, string> }),
+          ...(fields.links !== undefined ? { links: fields.links as Record<string, string> } : fields.data !== undefined && { links: linksOf(ctx, kind, fields.data) }),
         },
         modeOf(args.mode),
         fields.lockToken ?? args.lockToken,
       );
-      return answerOf(kind, entryView(saved, { formatVersion: kind.formatVersion }));
+      return savedAnswer(kind, entryView(saved, { formatVersion: kind.formatVersion }), false);
     }, withEntry),
 
     [`delete${n}Chart`]: fromContract(`delete${n}Chart`, (args, ctx) => deleteEntry(ctx, requireChart(ctx, kind, args.chartId), args.lockToken), byChartId),

@@ -72,15 +72,17 @@ export const collectionMethods: Record<string, MethodHandler> = {
     const mode = (args.mode as string | undefined) ?? 'all';
     const permissions = args.includePermissionsInfo === true;
     const mine = (createdBy: string) => !args.onlyMy || createdBy === actorOf(ctx);
+    // Collections first, then workbooks, each sorted, as real US lists a collection's content (the recorded answers).
+    const sorted = <T extends Record<string, unknown>>(items: T[]) => sortBy(items, byField(args.orderField), args.orderDirection);
     const items = [
       ...(mode === 'all' || mode === 'onlyCollections'
-        ? store.collections.children(collectionId).filter((c) => matches(c.title, args.filterString) && mine(c.createdBy)).map((c) => ({ ...collectionView(c, permissions), entity: 'collection' }))
+        ? sorted(store.collections.children(collectionId).filter((c) => matches(c.title, args.filterString) && mine(c.createdBy)).map((c) => ({ ...collectionView(c, permissions), entity: 'collection' })))
         : []),
       ...(mode === 'all' || mode === 'onlyWorkbooks'
-        ? store.workbooks.all().filter((w) => w.collectionId === collectionId && matches(w.title, args.filterString) && mine(w.createdBy)).map((w) => ({ ...workbookView(w, permissions), entity: 'workbook' }))
+        ? sorted(store.workbooks.all().filter((w) => w.collectionId === collectionId && matches(w.title, args.filterString) && mine(w.createdBy)).map((w) => ({ ...workbookView(w, permissions), entity: 'workbook' })))
         : []),
     ];
-    const page = pageOf(sortBy(items, byField(args.orderField), args.orderDirection), pageNumber(args.page), pageSizeOf(args.pageSize, 100));
+    const page = pageOf(items, pageNumber(args.page), pageSizeOf(args.pageSize, 100));
     return { items: page.items, nextPageToken: page.next === undefined ? null : String(page.next) };
   }),
 

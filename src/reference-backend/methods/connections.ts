@@ -29,7 +29,7 @@ export const connectionMethods: Record<string, MethodHandler> = {
       args.workbook_id != null ? { workbookId: args.workbook_id, name } : { key: `${String(args.dir_path ?? '').replace(/\/?$/, '/')}${name}`.replace(/^\//, '') },
     );
     const settings = Object.fromEntries(Object.entries(args).filter(([k]) => !PLACEMENT_FIELDS.has(k)));
-    const entry = ctx.store.entries.create({ ...placement, scope: 'connection', type: args.type, data: settings }, actorOf(ctx), ctx.clientVersion);
+    const entry = ctx.store.entries.create({ ...placement, scope: 'connection', type: args.type, data: settings, published: false } /* real US keeps a connection saved, never published */, actorOf(ctx), ctx.clientVersion);
     return { id: entry.entryId };
   }),
 

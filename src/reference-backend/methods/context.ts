@@ -46,7 +46,11 @@ export const actorOf = (ctx: CallContext): string => (ctx.webUi ? 'web-ui' : 'ap
 const allTrue = (keys: readonly string[]): Record<string, boolean> => Object.fromEntries(keys.map((k) => [k, true]));
 
 // Full rights (one tenant, no access control), shown only when asked for. Keys: datalens-tech/datalens-ui
-// src/shared/schema/us/schemas/{collections,workbooks}/index.ts and src/shared/schema/us/types/fields.ts.
-export const COLLECTION_PERMISSIONS = allTrue(['listAccessBindings', 'updateAccessBindings', 'createSharedEntry', 'createCollection', 'createWorkbook', 'limitedView', 'view', 'update', 'copy', 'move', 'delete']);
+// src/shared/schema/us/schemas/{collections,workbooks}/index.ts and src/shared/schema/us/types/fields.ts; the
+// collection's five cluster/security/browse keys as the real getCollection answers them (datalens-us 91ff69b).
+export const COLLECTION_PERMISSIONS = allTrue([
+  'listAccessBindings', 'updateAccessBindings', 'createCollection', 'createWorkbook', 'createSharedEntry', 'createSparkCluster',
+  'createTrinoCluster', 'limitedView', 'view', 'update', 'copy', 'move', 'delete', 'securityManage', 'securityApprove', 'browse',
+]);
 export const WORKBOOK_PERMISSIONS = allTrue(['listAccessBindings', 'updateAccessBindings', 'limitedView', 'view', 'update', 'copy', 'move', 'publish', 'embed', 'delete']);
 export const ENTRY_PERMISSIONS = allTrue(['execute', 'read', 'edit', 'admin']);

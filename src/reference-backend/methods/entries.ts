@@ -4,7 +4,7 @@
 // src/shared/schema/us/actions/entries/get-entries-relations.ts.
 
 import { z } from 'zod';
-import { BackendError } from '../shared/errors.js';
+import { BackendError, notFound } from '../shared/errors.js';
 import { decodePageToken, encodePageToken, filtersHash } from '../shared/page-token.js';
 import { ENTRY_SCOPES, type Entry } from '../stores/index.js';
 import { nameOf } from '../stores/entries.js';
@@ -66,8 +66,13 @@ export const entryMethods: Record<string, MethodHandler> = {
     const end = offset + args.pageSize;
     const options = { data: args.includeData === true, links: args.includeLinks === true, permissions: args.includePermissionsInfo === true };
     const titleOf = (e: Entry) => (e.workbookId !== null && store.workbooks.has(e.workbookId) ? store.workbooks.require(e.workbookId).title : null);
-    const result: { entries: Record<string, unknown>[]; nextPageToken?: string } = {
-      entries: matching.slice(offset, end).map((e) => wizardRow(e, entryRow(e, titleOf(e), { ...options, locked: store.locks.get(e.entryId) !== undefined }), ctx)),
+    const collectionTitleOf = (e: Entry) => (e.collectionId !== null && store.collections.has(e.collectionId) ? store.collections.require(e.collectionId).title : null);
+    const result: { hasNextPage: boolean; entries: Record<string, unknown>[]; nextPageToken?: string } = {
+      // Real US answers hasNextPage beside the rows (datalens-us 91ff69b, the recorded getEntries answers).
+      hasNextPage: end < matching.length,
+      entries: matching
+        .slice(offset, end)
+        .map((e) => wizardRow(e, entryRow(e, titleOf(e), { ...options, collectionTitle: collectionTitleOf(e), locked: store.locks.get(e.entryId) !== undefined }), ctx)),
     };
     if (end < matching.length) result.nextPageToken = encodePageToken(end, hash);
     return result;
@@ -75,7 +80,9 @@ export const entryMethods: Record<string, MethodHandler> = {
 
   getEntriesRelations: fromContract('getEntriesRelations', (args, { store }) => {
     const from = new Set(args.entryIds as string[]);
-    for (const entryId of from) store.entries.require(entryId);
+    // Real DataLens names every missing id at once (details.missingEntryIds).
+    const missingEntryIds = [...from].filter((entryId) => !store.entries.has(entryId));
+    if (missingEntryIds.length > 0) throw notFound('entry', `Entries ${missingEntryIds.join(', ')} not found.`, { entryId: missingEntryIds[0], missingEntryIds });
     // 'from' (the default): the entries these link to; 'to': the entries that link to these.
     const related =
       args.linkDirection === 'to'

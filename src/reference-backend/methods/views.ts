@@ -50,7 +50,7 @@ export function entryView(
     publishedId: e.publishedId,
     data: e.data,
     meta: e.meta,
-    links: options.links === false ? null : e.links,
+    links: options.links === false ? null : (e.links ?? {}),
     annotation: e.annotation,
     hidden: e.hidden,
     public: e.public,
@@ -59,14 +59,35 @@ export function entryView(
     updatedAt: e.updatedAt,
     updatedBy: e.updatedBy,
     ...stampOf(e, options.formatVersion),
+    // Real chart reads answer `sourceVersion: null` (no source-version feature in open-source DataLens).
+    sourceVersion: null,
     isFavorite: false,
     isLocked: options.locked === true,
     ...(options.permissions && { permissions: { ...ENTRY_PERMISSIONS } }),
   };
 }
 
+/**
+ * A chart's create/update answer as the real charts engine gives it (the recorded v1 answers of datalens-ui
+ * f581b7c): `meta` names the chart's type (`stype`) and its owner, and a create answers the caller's permissions.
+ */
+export function savedChartView(view: Json, created: boolean): Json {
+  return {
+    ...view,
+    meta: { ...((view.meta as Json | null) ?? {}), stype: view.type, owner: view.createdBy },
+    ...(created && { permissions: { ...ENTRY_PERMISSIONS } }),
+  };
+}
+
+/** The chart's config as the real create/update answers hold it too: JSON text in `data.shared` (4-space indent). */
+export const withShared = (data: unknown): Json => ({ ...((data as Json | null) ?? {}), shared: JSON.stringify(data, null, 4) });
+
 /** One getEntries row: navigation fields; the content (`data`) only with includeData. */
-export function entryRow(e: Entry, workbookTitle: string | null, options: { data?: boolean; links?: boolean; permissions?: boolean; locked?: boolean }): Json {
+export function entryRow(
+  e: Entry,
+  workbookTitle: string | null,
+  options: { data?: boolean; links?: boolean; permissions?: boolean; locked?: boolean; collectionTitle?: string | null },
+): Json {
   return {
     entryId: e.entryId,
     key: e.key,
@@ -84,9 +105,11 @@ export function entryRow(e: Entry, workbookTitle: string | null, options: { data
     workbookId: e.workbookId,
     workbookTitle,
     collectionId: e.collectionId,
+    collectionTitle: options.collectionTitle ?? null,
+    annotation: e.annotation,
     isFavorite: false,
     isLocked: options.locked === true,
-    links: options.links ? e.links : null,
+    links: options.links ? (e.links ?? {}) : null,
     version: e.version,
     ...(options.data && { data: e.scope === 'dash' ? dashboardV3(e.data, e.annotation).data : e.data }),
     ...(options.permissions && { permissions: { ...ENTRY_PERMISSIONS } }),
@@ -115,7 +138,7 @@ export function workbookEntryRow(e: Entry, withPermissions: boolean): Json {
     tenantId: e.tenantId,
     isFavorite: false,
     isLocked: false,
-    mirrored: null,
+    mirrored: false,
     version: e.version,
     ...(withPermissions && { permissions: { ...ENTRY_PERMISSIONS } }),
   };
@@ -125,7 +148,8 @@ export function workbookEntryRow(e: Entry, withPermissions: boolean): Json {
 export function relationRow(e: Entry, withPermissions: boolean): Json {
   return {
     entryId: e.entryId,
-    key: e.key,
+    // Real US answers no key for an entry that lives in a workbook (its key is internal there).
+    key: e.workbookId === null ? e.key : null,
     scope: e.scope,
     type: e.type,
     createdAt: e.createdAt,

@@ -11,7 +11,7 @@ import { WIZARD_DOCUMENT_VERSION, configUp, isWizardDocument, withoutLegacy } fr
 import { ENTRY_PERMISSIONS, actorOf, fromContract, type CallContext, type MethodHandler } from './context.js';
 import { deleteEntry, modeOf, revisionOf, saveEntry } from './entry-writes.js';
 import { linksIn, placementOf } from './placement.js';
-import { entryView } from './views.js';
+import { entryView, savedChartView } from './views.js';
 
 type Json = Record<string, unknown>;
 
@@ -70,7 +70,8 @@ export const wizardChartMethods: Record<string, MethodHandler> = {
       actorOf(ctx),
       ctx.clientVersion,
     );
-    return { entry: wizardEntry(entry, ctx) };
+    const { permissions, ...saved } = savedChartView(wizardEntry(entry, ctx), true);
+    return { entry: saved, permissions };
   }),
 
   updateWizardChart: fromContract('updateWizardChart', (args, ctx) => {
@@ -87,7 +88,7 @@ export const wizardChartMethods: Record<string, MethodHandler> = {
       modeOf(args.mode),
       args.lockToken,
     );
-    return { entry: wizardEntry(saved, ctx) };
+    return { entry: savedChartView(wizardEntry(saved, ctx), false) };
   }),
 
   deleteWizardChart: fromContract('deleteWizardChart', (args, ctx) => deleteEntry(ctx, requireChart(ctx, args.chartId), args.lockToken)),

@@ -47,3 +47,17 @@ export function problemBody(error: BackendError, requestId: string | null): Reco
     details: error.details,
   };
 }
+
+/**
+ * A missing object as real DataLens describes it: `details.title` is the real error code (COLLECTION_NOT_EXISTS,
+ * WORKBOOK_NOT_EXISTS, NOT_EXIST_ENTRY) and `details.description` its sentence (the recorded v1 answers of
+ * datalens-us 91ff69b), beside the ids this backend names; `code` stays NOT_FOUND, the catalogue's.
+ */
+export const REAL_NOT_FOUND = {
+  collection: { title: 'COLLECTION_NOT_EXISTS', description: "The collection doesn't exist" },
+  workbook: { title: 'WORKBOOK_NOT_EXISTS', description: "The workbook doesn't exist" },
+  entry: { title: 'NOT_EXIST_ENTRY', description: "The entry doesn't exist" },
+} as const;
+
+export const notFound = (kind: keyof typeof REAL_NOT_FOUND, message: string, ids: Readonly<Record<string, unknown>>): BackendError =>
+  new BackendError('NOT_FOUND', message, { ...REAL_NOT_FOUND[kind], ...ids });

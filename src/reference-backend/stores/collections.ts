@@ -1,7 +1,7 @@
 // Collections: a tree of folders (parentId null = the root) that hold workbooks and other collections.
 // Answer shape: datalens-tech/datalens-ui src/shared/schema/us/schemas/collections/index.ts (collectionSchema).
 
-import { BackendError } from '../shared/errors.js';
+import { BackendError, notFound } from '../shared/errors.js';
 import { freshId } from '../shared/ids.js';
 import { TENANT_ID, stampNew, type Stamped } from './guard.js';
 
@@ -48,7 +48,7 @@ export class CollectionStore {
   /** The stored collection (callers copy before answering). */
   require(collectionId: string): Collection {
     const found = this.byId.get(collectionId);
-    if (found === undefined) throw new BackendError('NOT_FOUND', `Collection ${collectionId} not found.`, { collectionId });
+    if (found === undefined) throw notFound('collection', `Collection ${collectionId} not found.`, { collectionId });
     return found;
   }
 

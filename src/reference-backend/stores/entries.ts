@@ -2,7 +2,7 @@
 // their revisions (saved and published). Answer shape: datalens-tech/datalens-ui src/shared/schema/us/types/fields.ts
 // (EntryFields) and src/shared/schema/us/schemas/entries/get-entries.ts (getEntriesEntry).
 
-import { BackendError } from '../shared/errors.js';
+import { BackendError, notFound } from '../shared/errors.js';
 import { freshId, newId } from '../shared/ids.js';
 import { defaultData } from './entry-data.js';
 import { TENANT_ID, now, stampNew, type Stamped } from './guard.js';
@@ -66,6 +66,8 @@ export interface NewEntry {
   meta?: Json | null;
   links?: Record<string, string> | null;
   annotation?: { description: string } | null;
+  /** False for an entry only saved, never published (a connection: real US answers its publishedId null). */
+  published?: boolean;
 }
 
 export interface EntryPatch {
@@ -103,7 +105,7 @@ export class EntryStore {
       tenantId: TENANT_ID,
       revId,
       savedId: revId,
-      publishedId: revId,
+      publishedId: input.published === false ? null : revId,
       data: input.data === undefined ? defaultData(input.scope, input.type) : input.data,
       meta: input.meta ?? {},
       links: input.links ?? null,
@@ -138,7 +140,7 @@ export class EntryStore {
   require(entryId: string, scope?: EntryScope, kind?: (entry: Entry) => boolean): Entry {
     const found = this.byId.get(entryId);
     if (found === undefined || (scope !== undefined && found.scope !== scope) || (kind !== undefined && !kind(found))) {
-      throw new BackendError('NOT_FOUND', `Entry ${entryId} not found.`, { entryId });
+      throw notFound('entry', `Entry ${entryId} not found.`, { entryId });
     }
     return found;
   }

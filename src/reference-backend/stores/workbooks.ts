@@ -1,7 +1,7 @@
 // Workbooks: the containers of dashboards, charts, datasets and connections; each sits in a collection or at the root.
 // Answer shape: datalens-tech/datalens-ui src/shared/schema/us/schemas/workbooks/index.ts (workbookSchema).
 
-import { BackendError } from '../shared/errors.js';
+import { BackendError, notFound } from '../shared/errors.js';
 import { freshId } from '../shared/ids.js';
 import { TENANT_ID, stampNew, type Stamped } from './guard.js';
 
@@ -60,7 +60,7 @@ export class WorkbookStore {
   /** The stored workbook (callers copy before answering). */
   require(workbookId: string): Workbook {
     const found = this.byId.get(workbookId);
-    if (found === undefined) throw new BackendError('NOT_FOUND', `Workbook ${workbookId} not found.`, { workbookId });
+    if (found === undefined) throw notFound('workbook', `Workbook ${workbookId} not found.`, { workbookId });
     return found;
   }
 
