@@ -1,6 +1,7 @@
 // The gateway's configuration: one zod schema with named defaults and units; unknown keys are refused.
 
 import { z } from 'zod';
+import { OLDER_CLIENTS_RULES } from '../core/translate/guard.js';
 
 /** True when the text's leading YYYY-MM-DD names a day that exists (JavaScript rolls 2027-02-30 over to March). */
 const realDay = (text: string): boolean => {
@@ -253,6 +254,15 @@ export const configSchema = z.strictObject({
         .regex(/^(?:\/[A-Za-z0-9._~-]+)*$/, 'a path such as /_gateway: segments of letters, digits and ._~-, no trailing slash, or "" for none')
         .refine((p) => !/^\/rpc(?:\/|$)/i.test(p) && !/\/\.\.?(?:\/|$)/.test(p), 'must not be under /rpc nor contain . or .. segments')
         .optional(),
+    })
+    .prefault({}),
+  objects: z
+    .strictObject({
+      /**
+       * What a client gets for an object saved under a newer version than its own (docs/reference/object-versions.md):
+       * "lossless" serves it when the client's version carries all of it; "refuse-newer" refuses it (DataLens's rule).
+       */
+      olderClients: z.enum(OLDER_CLIENTS_RULES).default('lossless'),
     })
     .prefault({}),
   cache: z

@@ -20,6 +20,7 @@ export const HOP_BY_HOP = new Set([
 export const OWNED_UPSTREAM = new Set([
   'x-dl-api-version',
   'x-dl-client-api-version',
+  'x-dl-client-writes-through',
   'x-request-id',
   'content-length',
   'content-encoding', // the gateway forwards the body decoded (src/edge/body.ts)

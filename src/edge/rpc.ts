@@ -6,7 +6,7 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { BackendCallError, GatewayError, isGatewayError, isIssueList } from '../core/errors.js';
 import type { Json } from '../core/contract/types.js';
-import { type CalendarEntry, findEntry } from '../core/lifecycle/calendar.js';
+import { type CalendarEntry, findEntry, latestAt } from '../core/lifecycle/calendar.js';
 import type { LifecycleHeaders } from '../core/lifecycle/headers.js';
 import { deprecationsUsed } from '../core/impact/deprecations.js';
 import { isJsonMediaType } from '../core/media-type.js';
@@ -80,6 +80,8 @@ class RpcCall implements Exchange {
   private lifecycle: LifecycleHeaders | undefined;
   /** Only plans that migrate something get one (and may call the backend). */
   private ctx: RequestMigrationContext | undefined;
+  /** The newest version released when the request came in (objects saved above it: the unreleased rule). */
+  private releasedThrough = 0;
   // The exchange with the backend: what is sent, and the answer's head once it is in.
   method = '';
   body: Buffer = EMPTY;
@@ -143,6 +145,7 @@ class RpcCall implements Exchange {
     const { rt, log } = this;
     const now = rt.clock();
     const resolved = resolveVersion(this.req.headers['x-dl-api-version'], rt.calendar, now, Math.random(), this.caller);
+    this.releasedThrough = latestAt(rt.calendar, now)?.version ?? 0;
     log.version = resolved.version;
     log.deprecated = resolved.deprecated;
     if (resolved.preview !== undefined) log.preview = resolved.preview;
@@ -253,6 +256,8 @@ class RpcCall implements Exchange {
     // A buffered (checked) answer must come back uncompressed.
     if (plan.checksResponse) out['accept-encoding'] = 'identity';
     setBackendVersion(out, this.rt.contract.head, plan.version);
+    // The lossless rule's write side: the kinds this client may write although saved under a newer version.
+    if (plan.writeGrant !== undefined && this.rt.config.objects.olderClients === 'lossless') out['x-dl-client-writes-through'] = plan.writeGrant;
     out['x-request-id'] = this.requestId;
     out['content-type'] = 'application/json';
     return out;
@@ -303,7 +308,8 @@ class RpcCall implements Exchange {
       } catch {
         throw upstreamUnavailable('the body is not valid JSON');
       }
-      const migrated = await translateResponse(this.plan as MethodPlan, parsed, this.ctx as RequestMigrationContext);
+      const policy = { olderClients: this.rt.config.objects.olderClients, releasedThrough: this.releasedThrough };
+      const migrated = await translateResponse(this.plan as MethodPlan, parsed, this.ctx as RequestMigrationContext, policy);
       if (this.departure.gone || this.res.destroyed) return;
       const text = JSON.stringify(migrated);
       delete headers['content-encoding'];

@@ -108,6 +108,23 @@ export function createBackendServer(options: ServerOptions): Server {
     });
   }
 
+  /**
+   * x-dl-client-writes-through, `kind=version` pairs (`dashboard=2,chart=3`): per kind, the newest version the client
+   * may write (the gateway's grant for kinds that did not change); a malformed pair, or one below the client's or above
+   * the head, is ignored (the client's own version applies).
+   */
+  function writesThroughOf(raw: string | undefined, clientVersion: number): Record<string, number> | undefined {
+    if (raw === undefined) return undefined;
+    const out: Record<string, number> = Object.create(null);
+    for (const pair of raw.split(',')) {
+      const m = /^\s*([A-Za-z][A-Za-z0-9]{0,40})=([1-9][0-9]{0,5})\s*$/.exec(pair);
+      if (!m) continue;
+      const n = Number(m[2]);
+      if (n >= clientVersion && n <= headVersion) out[m[1] as string] = n;
+    }
+    return out;
+  }
+
   function handleRpc(req: IncomingMessage, path: string, bytes: Buffer, text: string): unknown {
     if (req.method !== 'POST') {
       throw new BackendError('METHOD_NOT_ALLOWED', `Use POST for ${path}.`, { method: req.method ?? '', allow: ['POST'] });
@@ -137,10 +154,12 @@ export function createBackendServer(options: ServerOptions): Server {
         issues: [{ path: '', message: 'Expected a JSON object' }],
       });
     }
+    const version = clientVersion ?? headVersion;
     return invoke(handler, name, body as Record<string, unknown>, {
       store,
-      clientVersion: clientVersion ?? headVersion,
+      clientVersion: version,
       webUi: clientVersion === undefined,
+      access: { version, ...(clientVersion !== undefined && { through: writesThroughOf(single(req.headers['x-dl-client-writes-through']), clientVersion) }) },
     });
   }
 

@@ -38,10 +38,13 @@ describe('object locations of the shipped contract', () => {
     }
   });
 
-  it('refuse a whole answer at version 1 when a named object is newer', async () => {
-    const e = await refusal(translateResponse(plan(1, 'getCollectionBreadcrumbs'), [{ collectionId: 'a', version: 1 }, { collectionId: 'b', version: 2 }], ctx));
+  it('refuse a whole answer at version 1 when a named object is newer (strict rule), serve it when its kind did not change (lossless rule)', async () => {
+    const answer = () => [{ collectionId: 'a', version: 1 }, { collectionId: 'b', version: 2 }];
+    const strict = { olderClients: 'refuse-newer', releasedThrough: 2 } as const;
+    const e = await refusal(translateResponse(plan(1, 'getCollectionBreadcrumbs'), answer(), ctx, strict));
     expect(e?.code).toBe('UNSUPPORTED_OBJECT_VERSION');
-    expect(e?.details).toMatchObject({ objectType: 'collection', objectId: 'b', objectVersion: 2, requestedVersion: 1 });
+    expect(e?.details).toMatchObject({ objectType: 'collection', objectId: 'b', objectVersion: 2, requestedVersion: 1, rule: 'refuse-newer' });
+    await expect(translateResponse(plan(1, 'getCollectionBreadcrumbs'), answer(), ctx)).resolves.toEqual(answer());
   });
 
   it('serve a newer getEntries row at version 1 as a reference, but refuse it when it carries the content', async () => {

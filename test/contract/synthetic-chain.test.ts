@@ -27,6 +27,7 @@ import { ContractError, loadContract, type LoadedContract } from '../../src/core
 import type { Contract, Json, MethodSpec, MigrationContext, VersionSpec } from '../../src/core/contract/types.js';
 import { GatewayError } from '../../src/core/errors.js';
 import { translateRequest, translateResponse, validateRequest } from '../../src/core/translate/engine.js';
+import type { GuardPolicy } from '../../src/core/translate/guard.js';
 import { buildPlan, buildPlans, requirePlan, type MethodPlan } from '../../src/core/translate/plan.js';
 import { NO_SERVICES } from '../helpers/no-services.js';
 
@@ -280,7 +281,10 @@ async function up(version: number, method: string, body: unknown): Promise<{ ups
   const valid = validateRequest(p, body);
   return { upstream: p.upstreamMethod, body: await translateRequest(p, valid, ctxAt(version)) };
 }
-const down = (version: number, method: string, body: unknown) => translateResponse(plan(version, method), structuredClone(body), ctxAt(version));
+const down = (version: number, method: string, body: unknown, policy?: GuardPolicy) =>
+  translateResponse(plan(version, method), structuredClone(body), ctxAt(version), policy);
+/** DataLens's rule: every object saved under a newer (released) version is refused. */
+const STRICT: GuardPolicy = { olderClients: 'refuse-newer', releasedThrough: Number.MAX_SAFE_INTEGER };
 
 /** Captures a rejection (or a synchronous throw) as the error value. */
 async function failure(run: () => unknown): Promise<unknown> {
@@ -584,7 +588,7 @@ describe('compatible additions: defaults in old objects', () => {
   });
 });
 
-describe('object versions: the guard', () => {
+describe('object versions: the guard (the strict rule, refuse-newer)', () => {
   const expectUnsupported = (e: unknown, objectId: string, objectVersion: number, requestedVersion: number) => {
     expect(e).toBeInstanceOf(GatewayError);
     const g = e as GatewayError;
@@ -596,6 +600,7 @@ describe('object versions: the guard', () => {
       objectVersion,
       requestedVersion,
       minVersion: objectVersion,
+      rule: 'refuse-newer',
     });
   };
 
@@ -605,7 +610,7 @@ describe('object versions: the guard', () => {
     { client: 2, object: 3 },
     { client: 3, object: 4 },
   ])('a widget saved at v$object read at v$client → 409 with details', async ({ client, object: objectVersion }) => {
-    expectUnsupported(await failure(() => down(client, 'getWidget', headWidget({ version: objectVersion }))), 'w1', objectVersion, client);
+    expectUnsupported(await failure(() => down(client, 'getWidget', headWidget({ version: objectVersion }), STRICT)), 'w1', objectVersion, client);
   });
 
   it.each([
@@ -619,7 +624,7 @@ describe('object versions: the guard', () => {
 
   it('one newer widget in a list refuses the whole list, naming that widget', async () => {
     const head = { results: [headWidget({ id: 'ok', version: 1 }), headWidget({ id: 'new', version: 3 })], total: 2 };
-    expectUnsupported(await failure(() => down(2, 'listWidgets', head)), 'new', 3, 2);
+    expectUnsupported(await failure(() => down(2, 'listWidgets', head, STRICT)), 'new', 3, 2);
     await expect(down(3, 'searchWidgets', head)).resolves.toMatchObject({ total: 2 });
   });
 
@@ -804,8 +809,16 @@ describe('engine defects found with small contracts', () => {
         { version: 2, methods: { tree }, changes: [fieldRenamed(object('doc'), 'name', 'title', 'Docs: `name` → `title`.')] },
       ],
     });
+    // A child that loses nothing at version 1 is served (lossless rule); one that does (a stale `name` beside its
+    // `title`) is refused, and so is any newer child under the strict rule.
     const body = { id: 'p', title: 'P', version: 1, children: [{ id: 'c', title: 'C', version: 2 }] };
-    await expect(translateResponse(buildPlan(l, 1, 'tree')!, body, ctxAt(1))).rejects.toMatchObject({
+    await expect(translateResponse(buildPlan(l, 1, 'tree')!, structuredClone(body), ctxAt(1))).resolves.toMatchObject({ children: [{ id: 'c', name: 'C' }] });
+    const stale = { ...body, children: [{ id: 'c', title: 'C', name: 'old', version: 2 }] };
+    await expect(translateResponse(buildPlan(l, 1, 'tree')!, stale, ctxAt(1))).rejects.toMatchObject({
+      code: 'UNSUPPORTED_OBJECT_VERSION',
+      details: { objectId: 'c', objectVersion: 2, fields: ['name'] },
+    });
+    await expect(translateResponse(buildPlan(l, 1, 'tree')!, structuredClone(body), ctxAt(1), STRICT)).rejects.toMatchObject({
       code: 'UNSUPPORTED_OBJECT_VERSION',
       details: { objectId: 'c', objectVersion: 2 },
     });

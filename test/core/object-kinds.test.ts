@@ -183,7 +183,16 @@ describe('object kinds: one change migrates requests up and answers down whereve
         { entryId: 'b', scope: 'widget', version: 1, data: {}, annotation: { description: 'w' } },
       ],
     });
-    await expect(down(plan, { entries: [{ entryId: 'a', scope: 'dash', version: 2, data: {} }] })).rejects.toMatchObject({ code: 'UNSUPPORTED_OBJECT_VERSION' });
+    // A newer row with content: served when the rename loses nothing of it (lossless rule), refused under the strict rule
+    // and when the round trip drops a field (a stale `data.description` beside the annotation's).
+    const newer = { entryId: 'a', scope: 'dash', version: 2, data: { tabs: [] }, annotation: { description: 'n' } };
+    expect(await down(plan, { entries: [newer] })).toStrictEqual({ entries: [{ entryId: 'a', scope: 'dash', version: 2, data: { tabs: [], description: 'n' } }] });
+    const strict = { olderClients: 'refuse-newer', releasedThrough: 2 } as const;
+    await expect(translateResponse(plan, { entries: [structuredClone(newer)] }, ctx, strict)).rejects.toMatchObject({ code: 'UNSUPPORTED_OBJECT_VERSION' });
+    await expect(down(plan, { entries: [{ ...newer, data: { tabs: [], description: 'stale' } }] })).rejects.toMatchObject({
+      code: 'UNSUPPORTED_OBJECT_VERSION',
+      details: { objectType: 'dashboard', objectId: 'a', objectVersion: 2, requestedVersion: 1, fields: ['data.description'] },
+    });
     // A row of another kind saved later is not this kind's business.
     await expect(down(plan, { entries: [{ entryId: 'b', scope: 'widget', version: 2, data: {} }] })).resolves.toBeDefined();
   });

@@ -233,7 +233,7 @@ describe('guardObjects', () => {
     expect(e.code).toBe('UNSUPPORTED_OBJECT_VERSION');
     expect(e.status).toBe(409);
     expect(e.message).toBe('this widget was saved under API version 3; API version 2 cannot serve it');
-    expect(e.details).toEqual({ objectType: 'widget', objectId: 'b', objectVersion: 3, requestedVersion: 2, minVersion: 3 });
+    expect(e.details).toEqual({ objectType: 'widget', objectId: 'b', objectVersion: 3, requestedVersion: 2, minVersion: 3, rule: 'lossless' });
     const owner = await refusal(() => guardObjects(guarded, { owner: { key: 'k1', id: 'not-this', version: 9 } }));
     expect(owner.details).toMatchObject({ objectType: 'owner', objectId: 'k1' });
     const anonymous = await refusal(() => guardObjects(guarded, { owner: { version: 9 } }));
@@ -254,7 +254,7 @@ describe('guardObjects', () => {
     const p = plan({ guarded: [{ type: 'dashboard', path: 'entry', idField: 'entryId', versionField: 'apiVersion' }] });
     expect(() => guardObjects(p, { entry: { entryId: 'd', version: 9, apiVersion: 2 } })).not.toThrow();
     const newer = await refusal(() => guardObjects(p, { entry: { entryId: 'd', version: 1, apiVersion: 3 } }));
-    expect(newer.details).toEqual({ objectType: 'dashboard', objectId: 'd', objectVersion: 3, requestedVersion: 2, minVersion: 3 });
+    expect(newer.details).toEqual({ objectType: 'dashboard', objectId: 'd', objectVersion: 3, requestedVersion: 2, minVersion: 3, rule: 'lossless' });
     const unstamped = await refusal(() => guardObjects(p, { entry: { entryId: 'd', version: 1 } }));
     expect(unstamped.code).toBe('UPSTREAM_UNAVAILABLE');
     expect(unstamped.details).toEqual({ reason: 'dashboard without an integer apiVersion' });

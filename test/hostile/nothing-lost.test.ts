@@ -74,7 +74,9 @@ async function uiEdit(reportId: string, description: string): Promise<{ status: 
   const res = await fetch(`${stack.backendUrl}/rpc/updateReport`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-dl-api-version': String(HEAD) },
-    body: JSON.stringify({ reportId, description }),
+    // The UI also moves it out of the workbook its v1 key names (reports/sales/… → Marketing): version 1 cannot read
+    // it whole, so the lossless rule refuses it to v1 reads as the strict rule would.
+    body: JSON.stringify({ reportId, description, workbookId: 'wb_demo_marketing' }),
   });
   return { status: res.status, body: await res.json() };
 }

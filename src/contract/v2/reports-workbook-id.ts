@@ -82,6 +82,21 @@ export const reportsWorkbookId: CustomChange = custom({
     { target: object('report'), path: 'legacyKey' },
   ],
   request: { createReport: keyToWorkbook, updateReport: keyToWorkbook },
+  // The way back, for the guard's round trip: a version 1 report's key → its workbook, as a v1 write would go up.
+  objectUp: {
+    report: (report, ctx) => {
+      const key = report.key;
+      if (typeof key !== 'string') return omit(report, 'key');
+      const back = (found: LegacyKeyResolution | undefined): Json => {
+        const out = omit(report, 'key');
+        if (found) out.workbookId = found.workbookId;
+        out.legacyKey = key;
+        return out;
+      };
+      const found = ctx.services.legacyKeys.resolve(key, ctx);
+      return found instanceof Promise ? found.then(back) : back(found);
+    },
+  },
   object: {
     report: (report) => {
       const out = omit(report, 'workbookId', 'legacyKey');

@@ -84,6 +84,9 @@ export const dashboardChangesV3: readonly Change[] = [
     compatible: true,
     covers: [{ target: dashboard, path: 'data.description' }],
     object: { dashboard: keepAnnotation },
+    // The way back (the guard's round trip): nothing to undo here; the move below takes `data.description` back into
+    // the annotation, where the copy already is (the annotation's own description wins).
+    objectUp: { dashboard: (entry) => entry },
   }),
   fieldConverted(dashboard, 'data.description', 'annotation.description', { up: (d, existing) => existing ?? d, down: (d) => d },
     'Dashboards: `data.description` moves to `annotation.description` (a description already in the annotation wins).'),

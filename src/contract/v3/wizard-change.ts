@@ -63,6 +63,12 @@ function rowDown(row: Json): Json {
   return { ...row, data: configDown(row.data) };
 }
 
+/** The way back for a row (the guard's round trip): a Wizard chart's config as a version 3 client would send it; any other row as it is. */
+function rowUp(row: Json): Json {
+  if (typeof row.type !== 'string' || !row.type.endsWith('_wizard_node') || !isObj(row.data) || isWizardDocument(row.data)) return row;
+  return { ...row, data: configUp(row.data) };
+}
+
 const all = (target: (m: string) => Target, methods: readonly string[], paths: readonly string[]) =>
   methods.flatMap((m) => paths.map((path) => ({ target: target(m), path })));
 const response = (m: string): Target => ({ response: m });
@@ -87,6 +93,7 @@ export const wizardDocumentFormat: CustomChange = custom({
   request: { createWizardChart: withDocument, updateWizardChart: updateUp },
   response: { getWizardChart: flatEntry, createWizardChart: savedEntry, updateWizardChart: savedEntry },
   object: { entry: rowDown },
+  objectUp: { entry: rowUp },
 });
 
 export const wizardChartChangesV3: readonly Change[] = [wizardDocumentFormat];

@@ -96,6 +96,11 @@ export interface CustomChange extends ChangeBase {
   readonly request?: Readonly<Record<string, BodyMigration>>;
   readonly response?: Readonly<Record<string, BodyMigration>>;
   readonly object?: Readonly<Record<string, BodyMigration>>;
+  /**
+   * Per kind in `object`: the way back up (the object as an older client reads it → the head's shape). The guard's
+   * round trip needs it to serve an object saved under a newer version; without it such objects are refused.
+   */
+  readonly objectUp?: Readonly<Record<string, BodyMigration>>;
 }
 
 export type Change = FieldAdded | FieldRemoved | FieldRenamed | FieldToArray | MethodAdded | MethodRemoved | CustomChange;

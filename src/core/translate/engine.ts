@@ -2,7 +2,8 @@
 
 import { BackendCallError, GatewayError } from '../errors.js';
 import { toValidationIssues } from '../validation-issues.js';
-import type { Json, MigrationContext } from '../contract/types.js';
+import type { Json, MigrationContext, ObjectLocation } from '../contract/types.js';
+import { DEFAULT_POLICY, type GuardPolicy, type KindHistory, decideObject, lostFields } from './guard.js';
 import { collect, getAt, isJsonObject } from './paths.js';
 import type { MethodPlan } from './plan.js';
 import { isPromiseLike } from './promise-like.js';
@@ -43,11 +44,40 @@ export function translateRequest(plan: MethodPlan, body: Json, ctx: MigrationCon
   return plan.up.length ? run(plan, plan.up, body, ctx) : Promise.resolve(body);
 }
 
+function refusal(plan: MethodPlan, loc: ObjectLocation, obj: Json, objectVersion: number, policy: GuardPolicy, lost?: { fields: string[]; reason?: string }): GatewayError {
+  const unreleased = objectVersion > policy.releasedThrough;
+  return new GatewayError(
+    'UNSUPPORTED_OBJECT_VERSION',
+    `this ${loc.type} was saved under API version ${objectVersion}${unreleased ? ' (not released yet)' : ''}; API version ${plan.version} cannot serve it${lost ? ' whole' : ''}`,
+    {
+      objectType: loc.type,
+      objectId: obj[loc.idField ?? 'id'] ?? null,
+      objectVersion,
+      requestedVersion: plan.version,
+      minVersion: objectVersion,
+      rule: policy.olderClients,
+      ...(lost && { fields: lost.fields }),
+      ...(lost?.reason !== undefined && { reason: lost.reason }),
+      ...(unreleased && { minVersionReleased: false }),
+    },
+  );
+}
+
+/** An object whose kind changed between the client's version and the one it was saved under: served only if the round trip is exact. */
+export interface PendingCheck {
+  readonly loc: ObjectLocation;
+  readonly obj: Json;
+  readonly objectVersion: number;
+  readonly history: KindHistory;
+}
+
 /**
- * 409 when any versioned object in a head-shaped response was saved under a newer version than the
- * client's; 502 when one does not say which version it was saved under (the guard never fails open).
+ * The object-version guard on a head-shaped answer (docs/reference/object-versions.md), the part that needs no
+ * migration: throws 409 for an object decideObject refuses (or whose round trip cannot be made), 502 for one that
+ * does not say which version it was saved under (the guard never fails open); returns the objects still to check.
  */
-export function guardObjects(plan: MethodPlan, body: unknown): void {
+export function guardObjects(plan: MethodPlan, body: unknown, policy: GuardPolicy = DEFAULT_POLICY): PendingCheck[] | undefined {
+  let checks: PendingCheck[] | undefined;
   for (const loc of plan.guarded) {
     for (const obj of collect(body, loc.path)) {
       if (obj === null) continue; // an optional object that is absent
@@ -60,31 +90,33 @@ export function guardObjects(plan: MethodPlan, body: unknown): void {
       }
       // A listing row without the object's content is a reference: served whatever version it was saved under.
       if (loc.listing && !(loc.listing.content !== undefined && getAt(obj, loc.listing.content).found)) continue;
-      if ((objectVersion as number) > plan.version) {
-        const idField = loc.idField ?? 'id';
-        throw new GatewayError(
-          'UNSUPPORTED_OBJECT_VERSION',
-          `this ${loc.type} was saved under API version ${objectVersion}; API version ${plan.version} cannot serve it`,
-          {
-            objectType: loc.type,
-            objectId: obj[idField] ?? null,
-            objectVersion,
-            requestedVersion: plan.version,
-            minVersion: objectVersion,
-          },
-        );
-      }
+      const saved = objectVersion as number;
+      if (saved <= plan.version) continue;
+      const history = plan.kinds?.get(loc.type);
+      // A plan that knows nothing of the kind cannot tell whether it changed: refused.
+      if (!history) throw refusal(plan, loc, obj, saved, policy);
+      const decision = decideObject(policy, plan.head, plan.version, saved, history.changedAt);
+      if (decision === 'refuse') throw refusal(plan, loc, obj, saved, policy);
+      if (decision !== 'check') continue;
+      if (history.noWayBack !== undefined) throw refusal(plan, loc, obj, saved, policy, { fields: [], reason: history.noWayBack });
+      (checks ??= []).push({ loc, obj, objectVersion: saved, history });
     }
+  }
+  return checks;
+}
+
+/** The round trip of each pending object (lossless rule): 409 naming the fields the client's version cannot carry. */
+export async function checkRoundTrips(plan: MethodPlan, checks: readonly PendingCheck[], ctx: MigrationContext, policy: GuardPolicy = DEFAULT_POLICY): Promise<void> {
+  for (const c of checks) {
+    const lost = await lostFields(c.history, c.obj, ctx);
+    if (lost.fields.length > 0 || lost.reason !== undefined) throw refusal(plan, c.loc, c.obj, c.objectVersion, policy, lost);
   }
 }
 
 /** A successful head-shaped response → the client's version (after the object-version guard). */
-export function translateResponse(plan: MethodPlan, body: unknown, ctx: MigrationContext): Promise<unknown> {
-  try {
-    guardObjects(plan, body);
-  } catch (e) {
-    return Promise.reject(e);
-  }
-  if (!isJsonObject(body) || plan.down.length === 0) return Promise.resolve(body);
+export async function translateResponse(plan: MethodPlan, body: unknown, ctx: MigrationContext, policy: GuardPolicy = DEFAULT_POLICY): Promise<unknown> {
+  const checks = guardObjects(plan, body, policy);
+  if (checks) await checkRoundTrips(plan, checks, ctx, policy);
+  if (!isJsonObject(body) || plan.down.length === 0) return body;
   return run(plan, plan.down, body, ctx);
 }

@@ -4,6 +4,7 @@ import { GatewayError } from '../errors.js';
 import { type LoadedContract, methodAt } from '../contract/load.js';
 import type { BodyMigration, Change, FieldAdded, Json, MethodSpec, ObjectLocation, Target } from '../contract/types.js';
 import { collect, deletePrunedAt, getAt, isJsonObject, objectsAt, parseSegment, setAt, splitAtElements, splitPath } from './paths.js';
+import type { KindHistory, ObjectStep } from './guard.js';
 import { isPromiseLike } from './promise-like.js';
 
 export interface MethodPlan {
@@ -21,7 +22,14 @@ export interface MethodPlan {
   readonly down: readonly BodyMigration[];
   /** Where versioned objects sit in the head-shaped response. */
   readonly guarded: readonly ObjectLocation[];
+  /** Per kind in `guarded`: its changes above this version and its steps both ways (guard.ts); a kind absent is refused. */
+  readonly kinds?: ReadonlyMap<string, KindHistory>;
   readonly checksResponse: boolean;
+  /**
+   * The write grant for the backend (x-dl-client-writes-through): `kind=version` pairs, per kind the newest version
+   * this client may write without a round trip (no change to the kind since the client's version); absent for none.
+   */
+  readonly writeGrant?: string;
   /** Set when the method cannot be served from this version (a removed method without replacement). */
   readonly unservable?: string;
 }
@@ -233,6 +241,155 @@ function defaultsFor(loaded: LoadedContract, version: number, spec: MethodSpec, 
   return steps;
 }
 
+/** One field change's object-level steps, its paths mapped by `rel` (undefined when a path is outside the object). */
+function fieldObjectSteps(change: Change, rel: (path: string) => string | undefined): { up?: ObjectStep; down?: ObjectStep } | undefined {
+  switch (change.kind) {
+    case 'fieldAdded': {
+      const path = rel(change.path);
+      return path === undefined ? undefined : { up: fill(path, change.default) };
+    }
+    case 'fieldRemoved': {
+      const path = rel(change.path);
+      if (path === undefined) return undefined;
+      return { up: drop(path), ...(change.downDefault !== undefined && { down: restore(path, change.downDefault) }) };
+    }
+    case 'fieldRenamed': {
+      const from = rel(change.from);
+      const to = rel(change.to);
+      if (from === undefined || to === undefined) return undefined;
+      const convert = change.convert;
+      return {
+        up: move(from, to, convert && ((v, existing) => convert.up(v, existing))),
+        down: move(to, from, convert && ((v) => convert.down(v))),
+      };
+    }
+    case 'fieldToArray': {
+      const path = rel(change.path);
+      return path === undefined ? undefined : { up: toArray(path), down: fromArray(path) };
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** A path of an answer, relative to an object located at `at` ("" = the answer itself); undefined when outside it. */
+const relativeTo = (at: string) => (path: string) => (at === '' ? path : path.startsWith(`${at}.`) ? path.slice(at.length + 1) : undefined);
+
+/**
+ * What each kind the head answer locates goes through between `version` and the head, object by object: the versions
+ * whose changes touch it and their steps both ways. A change that migrates the whole answer (a custom response
+ * migration, a replaced method) or an object without a declared way back leaves the kind without a round trip.
+ */
+function kindHistories(loaded: LoadedContract, version: number, method: string, guarded: readonly ObjectLocation[]): ReadonlyMap<string, KindHistory> {
+  interface Acc { changedAt: number[]; down: ObjectStep[][]; up: ObjectStep[]; noWayBack?: string }
+  const acc = new Map<string, Acc>();
+  for (const loc of guarded) if (!acc.has(loc.type)) acc.set(loc.type, { changedAt: [], down: [], up: [] });
+  let current = method;
+  for (const v of loaded.contract.versions) {
+    if (v.version <= version) continue;
+    const before = current;
+    for (const change of v.changes) {
+      if (change.kind === 'methodRemoved' && change.method === before && change.replacedBy) current = change.replacedBy.method;
+    }
+    const locations = methodAt(loaded, v.version, current)?.objects ?? [];
+    const downHere = new Map<string, ObjectStep[]>();
+    const touch = (type: string, steps?: { up?: ObjectStep; down?: ObjectStep }, noWayBack?: string) => {
+      const a = acc.get(type);
+      if (!a) return;
+      if (a.changedAt[a.changedAt.length - 1] !== v.version) a.changedAt.push(v.version);
+      if (steps?.up) a.up.push(steps.up);
+      if (steps?.down) (downHere.get(type) ?? downHere.set(type, []).get(type) as ObjectStep[]).unshift(steps.down);
+      if (noWayBack !== undefined) a.noWayBack ??= noWayBack;
+    };
+    for (const change of v.changes) {
+      if (change.kind === 'methodAdded') continue;
+      if (change.kind === 'methodRemoved') {
+        if (change.method === before) for (const type of acc.keys()) touch(type, undefined, `${before} is served by ${current} from version ${v.version}`);
+        continue;
+      }
+      if (change.kind === 'custom') {
+        if (change.response?.[before]) for (const type of acc.keys()) touch(type, undefined, `version ${v.version} migrates ${before}'s whole answer`);
+        for (const [type, down] of Object.entries(change.object ?? {})) {
+          const up = change.objectUp?.[type];
+          touch(type, { down, ...(up && { up }) }, up ? undefined : `version ${v.version}'s change to ${type} declares no way back up`);
+        }
+        if (!change.compatible) {
+          for (const c of change.covers) if ('object' in c.target && !change.object?.[c.target.object]) touch(c.target.object, undefined, `version ${v.version} changes ${c.target.object} without an object migration`);
+        }
+        continue;
+      }
+      const target = change.target;
+      if ('object' in target) {
+        const steps = fieldObjectSteps(change, (p) => p);
+        touch(target.object, steps);
+      } else if ('response' in target && target.response === before) {
+        // A change of the answer reaches the objects located inside the changed path.
+        for (const loc of locations) {
+          const steps = fieldObjectSteps(change, relativeTo(loc.path));
+          if (steps) touch(loc.type, steps);
+        }
+      }
+    }
+    for (const [type, steps] of downHere) (acc.get(type) as Acc).down.unshift(steps);
+  }
+  return new Map(
+    [...acc].map(([type, a]) => [
+      type,
+      Object.freeze({ changedAt: a.changedAt, down: a.down.flat(), up: a.up, ...(a.noWayBack !== undefined && { noWayBack: a.noWayBack }) }),
+    ]),
+  );
+}
+
+const globalChanges = new WeakMap<LoadedContract, ReadonlyMap<string, readonly number[]>>();
+
+/**
+ * Every kind and the versions whose changes touch it anywhere: its object changes, and any change to the answer of
+ * a method that locates it (so a kind one method answers differently counts as changed for every write).
+ */
+function kindChanges(loaded: LoadedContract): ReadonlyMap<string, readonly number[]> {
+  const known = globalChanges.get(loaded);
+  if (known) return known;
+  const out = new Map<string, number[]>();
+  const mark = (type: string, v: number) => {
+    const list = out.get(type) ?? out.set(type, []).get(type) as number[];
+    if (list[list.length - 1] !== v) list.push(v);
+  };
+  for (const v of loaded.contract.versions) {
+    for (const spec of Object.values(v.methods)) for (const loc of spec.objects ?? []) if (!out.has(loc.type)) out.set(loc.type, []);
+    const locatedBy = (method: string) => [...(methodAt(loaded, v.version - 1, method)?.objects ?? []), ...(methodAt(loaded, v.version, method)?.objects ?? [])];
+    for (const change of v.changes) {
+      if (change.kind === 'methodAdded') continue;
+      if (change.kind === 'methodRemoved') {
+        for (const loc of locatedBy(change.method)) mark(loc.type, v.version);
+      } else if (change.kind === 'custom') {
+        for (const type of Object.keys(change.object ?? {})) mark(type, v.version);
+        for (const m of Object.keys(change.response ?? {})) for (const loc of locatedBy(m)) mark(loc.type, v.version);
+        if (!change.compatible) for (const c of change.covers) if ('object' in c.target) mark(c.target.object, v.version);
+      } else if ('object' in change.target) {
+        mark(change.target.object, v.version);
+      } else if ('response' in change.target) {
+        for (const loc of locatedBy(change.target.response)) mark(loc.type, v.version);
+      }
+    }
+  }
+  globalChanges.set(loaded, out);
+  return out;
+}
+
+/** The write grant: per kind, the newest version below its first change after `version` (the head when none). */
+function writeGrantFor(loaded: LoadedContract, version: number, kinds: ReadonlyMap<string, KindHistory>): string {
+  if (version >= loaded.head) return '';
+  const pairs: string[] = [];
+  for (const [type, global] of kindChanges(loaded)) {
+    // The method's own answer knows the kind best; any other kind the write may touch goes by every method.
+    const changedAt = kinds.get(type)?.changedAt ?? global;
+    const next = changedAt.find((v) => v > version);
+    const through = next === undefined ? loaded.head : next - 1;
+    if (through > version) pairs.push(`${type}=${through}`);
+  }
+  return pairs.sort().join(',');
+}
+
 export function buildPlan(loaded: LoadedContract, version: number, method: string): MethodPlan | undefined {
   const spec = methodAt(loaded, version, method);
   if (!spec) return undefined;
@@ -278,6 +435,8 @@ export function buildPlan(loaded: LoadedContract, version: number, method: strin
   const guarded = headSpec?.objects ?? [];
   const down = [...downPerVersion.flat(), ...defaultsFor(loaded, version, spec, method)];
   const passThrough = version === loaded.head;
+  const kinds = kindHistories(loaded, version, method, guarded);
+  const grant = writeGrantFor(loaded, version, kinds);
   return Object.freeze({
     method,
     version,
@@ -288,6 +447,8 @@ export function buildPlan(loaded: LoadedContract, version: number, method: strin
     up,
     down,
     guarded,
+    kinds,
+    ...(grant !== '' && { writeGrant: grant }),
     checksResponse: !passThrough && (guarded.length > 0 || down.length > 0),
     ...(unservable && { unservable }),
   });

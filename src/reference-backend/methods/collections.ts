@@ -2,7 +2,7 @@
 // Answer shapes: datalens-tech/datalens-ui src/shared/schema/us/actions/collections/*.ts (collectionSchema,
 // `operation` on create; getStructureItems for getCollectionContent, items tagged with `entity`).
 
-import { assertWritableBy, restamp, type Collection, type Store } from '../stores/index.js';
+import { assertWritableBy, restamp, type Collection, type Store, type WriteAccess } from '../stores/index.js';
 import { actorOf, fromContract, type CallContext, type MethodHandler } from './context.js';
 import { matches, pageNumber, pageOf, pageSizeOf, sortBy } from './lists.js';
 import { operationOf } from './operation.js';
@@ -10,11 +10,11 @@ import { collectionView, workbookView } from './views.js';
 import { deleteWorkbookTree, guardWorkbookTree } from './workbooks.js';
 
 /** Guards a collection, everything below it and every workbook (with its entries) inside, before a delete. */
-function guardCollectionTree(store: Store, collectionId: string, clientVersion: number): Collection[] {
+function guardCollectionTree(store: Store, collectionId: string, access: WriteAccess): Collection[] {
   const tree = store.collections.subtree(collectionId);
   for (const c of tree) {
-    assertWritableBy(c, c.collectionId, clientVersion);
-    for (const w of store.workbooks.all()) if (w.collectionId === c.collectionId) guardWorkbookTree(store, w.workbookId, clientVersion);
+    assertWritableBy(c, c.collectionId, access);
+    for (const w of store.workbooks.all()) if (w.collectionId === c.collectionId) guardWorkbookTree(store, w.workbookId, access);
   }
   return tree;
 }
@@ -32,7 +32,7 @@ function moveCollections(ids: readonly string[], parentId: string | null, ctx: C
   const collections = ids.map((id) => store.collections.require(id));
   for (const c of collections) {
     store.collections.assertMovable(c.collectionId, parentId);
-    assertWritableBy(c, c.collectionId, clientVersion);
+    assertWritableBy(c, c.collectionId, ctx.access);
   }
   for (const c of collections) {
     c.parentId = parentId;
@@ -90,7 +90,7 @@ export const collectionMethods: Record<string, MethodHandler> = {
 
   updateCollection: fromContract('updateCollection', (args, ctx) => {
     const collection = ctx.store.collections.require(args.collectionId);
-    assertWritableBy(collection, collection.collectionId, ctx.clientVersion);
+    assertWritableBy(collection, collection.collectionId, ctx.access);
     if (typeof args.title === 'string') collection.title = args.title;
     if (typeof args.description === 'string') collection.description = args.description;
     restamp(collection, actorOf(ctx), ctx.clientVersion);
@@ -105,16 +105,16 @@ export const collectionMethods: Record<string, MethodHandler> = {
     collections: moveCollections(args.collectionIds, args.parentId ?? null, ctx).map((c) => collectionView(c)),
   })),
 
-  deleteCollection: fromContract('deleteCollection', (args, { store, clientVersion }) => {
-    const tree = guardCollectionTree(store, args.collectionId, clientVersion);
+  deleteCollection: fromContract('deleteCollection', (args, { store, access }) => {
+    const tree = guardCollectionTree(store, args.collectionId, access);
     deleteCollectionTree(store, tree);
     return { collections: tree.map((c) => collectionView(c)) };
   }),
 
-  deleteCollections: fromContract('deleteCollections', (args, { store, clientVersion }) => {
+  deleteCollections: fromContract('deleteCollections', (args, { store, access }) => {
     const ids = [...new Set(args.collectionIds as string[])];
     // Guard every tree first (a nested id is covered by its parent's tree), then delete.
-    const trees = ids.map((id) => guardCollectionTree(store, id, clientVersion));
+    const trees = ids.map((id) => guardCollectionTree(store, id, access));
     const deleted = new Map<string, Collection>();
     for (const tree of trees) for (const c of tree) deleted.set(c.collectionId, c);
     deleteCollectionTree(store, [...deleted.values()]);

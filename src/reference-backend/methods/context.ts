@@ -2,7 +2,7 @@
 // backend's own) paired with a synchronous handler.
 
 import { z } from 'zod';
-import type { Store } from '../stores/index.js';
+import type { Store, WriteAccess } from '../stores/index.js';
 
 export interface CallContext {
   readonly store: Store;
@@ -10,6 +10,8 @@ export interface CallContext {
   readonly clientVersion: number;
   /** True when no x-dl-client-api-version was sent: the request comes from the web UI. */
   readonly webUi: boolean;
+  /** What the request's writes may touch (the write guard's input): the client's version and the gateway's per-kind grant. */
+  readonly access: WriteAccess;
 }
 
 export interface MethodHandler {

@@ -16,7 +16,7 @@ export function modeOf(raw: unknown): 'save' | 'publish' {
 
 /** A new revision of `entry`, refused atomically when it was saved under a newer version than the caller's (or locked by another editor). */
 export function saveEntry(ctx: CallContext, entry: Entry, patch: EntryPatch, mode: 'save' | 'publish', lockToken?: unknown): Entry {
-  assertWritableBy(entry, entry.entryId, ctx.clientVersion);
+  assertWritableBy(entry, entry.entryId, ctx.access);
   ctx.store.locks.assertWritable(entry.entryId, lockToken);
   const withLinks = patch.data !== undefined && patch.links === undefined ? { ...patch, links: linksIn(ctx.store, patch.data) } : patch;
   return ctx.store.entries.save(entry, withLinks, mode, actorOf(ctx), ctx.clientVersion);
@@ -24,7 +24,7 @@ export function saveEntry(ctx: CallContext, entry: Entry, patch: EntryPatch, mod
 
 /** Deletes `entry`, refused atomically when it was saved under a newer version than the caller's (or locked by another editor). */
 export function deleteEntry(ctx: CallContext, entry: Entry, lockToken?: unknown): Record<string, never> {
-  assertWritableBy(entry, entry.entryId, ctx.clientVersion);
+  assertWritableBy(entry, entry.entryId, ctx.access);
   ctx.store.locks.assertWritable(entry.entryId, lockToken);
   ctx.store.entries.delete(entry.entryId);
   return {};

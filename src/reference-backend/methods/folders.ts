@@ -91,7 +91,7 @@ export const folderMethods: Record<string, MethodHandler> = {
     const doomed = byId === undefined ? inside : [...inside, byId];
     // Guard every entry first: a refused delete removes nothing.
     for (const e of doomed) {
-      assertWritableBy(e, e.entryId, ctx.clientVersion);
+      assertWritableBy(e, e.entryId, ctx.access);
       ctx.store.locks.assertWritable(e.entryId, undefined);
     }
     for (const e of doomed) ctx.store.entries.delete(e.entryId);
@@ -105,7 +105,7 @@ export const folderMethods: Record<string, MethodHandler> = {
     const destination = folderKey.safeParse(args.destination);
     if (!destination.success) throw invalid('destination', 'destination must be a folder key ending with "/".');
     if (args.name !== undefined && (typeof args.name !== 'string' || args.name === '' || args.name.includes('/'))) throw invalid('name', 'name must be a non-empty name without "/".');
-    assertWritableBy(entry, entry.entryId, ctx.clientVersion);
+    assertWritableBy(entry, entry.entryId, ctx.access);
     ctx.store.locks.assertWritable(entry.entryId, args.lockToken);
     entry.key = `${destination.data}${(args.name as string | undefined) ?? nameOf(entry.key)}`;
     restamp(entry, actorOf(ctx), ctx.clientVersion);

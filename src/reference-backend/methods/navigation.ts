@@ -43,7 +43,7 @@ export const navigationMethods: Record<string, MethodHandler> = {
     if (key !== entry.key && ctx.store.entries.list((e) => e.key === key && e.workbookId === entry.workbookId).length > 0) {
       throw invalid('name', `An entry named "${name}" already exists there.`);
     }
-    assertWritableBy(entry, entry.entryId, ctx.clientVersion);
+    assertWritableBy(entry, entry.entryId, ctx.access);
     ctx.store.locks.assertWritable(entry.entryId, undefined);
     entry.key = key;
     restamp(entry, actorOf(ctx), ctx.clientVersion);

@@ -43,17 +43,17 @@ export function reportMethods(head: VersionSpec): Record<string, MethodHandler> 
     store.workbooks.require(workbookId);
     return store.reports.create({ workbookId, legacyKey: text(args.legacyKey), content: contentOf(args) }, clientVersion);
   });
-  const updateReport = define(argumentsOf(head, 'updateReport'), (args, { store, clientVersion }) => {
+  const updateReport = define(argumentsOf(head, 'updateReport'), (args, { store, clientVersion, access }) => {
     const reportId = String(args.reportId);
     const workbookId = text(args.workbookId);
     // Every check before the write: a refused update leaves the report untouched.
-    assertWritableBy(store.reports.require(reportId), reportId, clientVersion);
+    assertWritableBy(store.reports.require(reportId), reportId, access);
     if (workbookId !== undefined) store.workbooks.require(workbookId);
-    return store.reports.update(reportId, { workbookId, legacyKey: text(args.legacyKey), content: contentOf(args) }, clientVersion);
+    return store.reports.update(reportId, { workbookId, legacyKey: text(args.legacyKey), content: contentOf(args) }, clientVersion, access);
   });
   const getReport = define(z.strictObject({ reportId: id }), (args, { store }) => store.reports.get(args.reportId));
-  const deleteReport = define(z.strictObject({ reportId: id }), (args, { store, clientVersion }) => {
-    store.reports.delete(args.reportId, clientVersion);
+  const deleteReport = define(z.strictObject({ reportId: id }), (args, { store, access }) => {
+    store.reports.delete(args.reportId, access);
     return { reportId: args.reportId, deleted: true };
   });
   return { createReport, getReport, updateReport, deleteReport };

@@ -3,7 +3,7 @@
 // `operation` on create) and src/shared/schema/us/schemas/workbooks/get-workbook-entries.ts.
 
 import { z } from 'zod';
-import { assertWritableBy, restamp, type Store, type Workbook } from '../stores/index.js';
+import { assertWritableBy, restamp, type Store, type Workbook, type WriteAccess } from '../stores/index.js';
 import { actorOf, define, fromContract, type CallContext, type MethodHandler } from './context.js';
 import { matches, pageNumber, pageOf, pageSizeOf, sortBy } from './lists.js';
 import { operationOf } from './operation.js';
@@ -13,11 +13,11 @@ const byField = (field: string | undefined) =>
   field === 'title' || field === 'createdAt' || field === 'updatedAt' ? (w: Workbook) => w[field] : undefined;
 
 /** Every object a workbook write touches (the workbook, its entries and reports), guarded before anything changes. */
-export function guardWorkbookTree(store: Store, workbookId: string, clientVersion: number): void {
+export function guardWorkbookTree(store: Store, workbookId: string, access: WriteAccess): void {
   const workbook = store.workbooks.require(workbookId);
-  assertWritableBy(workbook, workbookId, clientVersion);
-  for (const e of store.entries.list((x) => x.workbookId === workbookId)) assertWritableBy(e, e.entryId, clientVersion);
-  for (const r of store.reports.inWorkbook(workbookId)) assertWritableBy(r, r.id, clientVersion);
+  assertWritableBy(workbook, workbookId, access);
+  for (const e of store.entries.list((x) => x.workbookId === workbookId)) assertWritableBy(e, e.entryId, access);
+  for (const r of store.reports.inWorkbook(workbookId)) assertWritableBy(r, r.id, access);
 }
 
 /** Deletes a workbook with its entries and reports (the caller has guarded the whole tree). */
@@ -34,7 +34,7 @@ function moveWorkbooks(ids: readonly string[], collectionId: string | null, ctx:
   const { store, clientVersion } = ctx;
   if (collectionId !== null) store.collections.require(collectionId);
   const workbooks = ids.map((id) => store.workbooks.require(id));
-  for (const w of workbooks) assertWritableBy(w, w.workbookId, clientVersion);
+  for (const w of workbooks) assertWritableBy(w, w.workbookId, ctx.access);
   for (const w of workbooks) {
     w.collectionId = collectionId;
     if (title !== undefined) w.title = title;
@@ -77,7 +77,7 @@ export const workbookMethods: Record<string, MethodHandler> = {
 
   updateWorkbook: fromContract('updateWorkbook', (args, ctx) => {
     const workbook = ctx.store.workbooks.require(args.workbookId);
-    assertWritableBy(workbook, workbook.workbookId, ctx.clientVersion);
+    assertWritableBy(workbook, workbook.workbookId, ctx.access);
     if (typeof args.title === 'string') workbook.title = args.title;
     if (typeof args.description === 'string') workbook.description = args.description;
     restamp(workbook, actorOf(ctx), ctx.clientVersion);
@@ -92,14 +92,14 @@ export const workbookMethods: Record<string, MethodHandler> = {
     workbooks: moveWorkbooks(args.workbookIds, args.collectionId ?? null, ctx).map((w) => workbookView(w)),
   })),
 
-  deleteWorkbook: fromContract('deleteWorkbook', (args, { store, clientVersion }) => {
-    guardWorkbookTree(store, args.workbookId, clientVersion);
+  deleteWorkbook: fromContract('deleteWorkbook', (args, { store, access }) => {
+    guardWorkbookTree(store, args.workbookId, access);
     return workbookView(deleteWorkbookTree(store, args.workbookId));
   }),
 
-  deleteWorkbooks: fromContract('deleteWorkbooks', (args, { store, clientVersion }) => {
+  deleteWorkbooks: fromContract('deleteWorkbooks', (args, { store, access }) => {
     const ids = [...new Set(args.workbookIds as string[])];
-    for (const id of ids) guardWorkbookTree(store, id, clientVersion);
+    for (const id of ids) guardWorkbookTree(store, id, access);
     return { workbooks: ids.map((id) => workbookView(deleteWorkbookTree(store, id))) };
   }),
 

@@ -12,11 +12,36 @@ export interface Stamped {
 }
 
 /**
- * The version guard: a version-N client may not modify an object last saved under a newer version.
- * Callers run it, for every object a write touches, in the same synchronous step as the write it protects.
+ * What a write may touch: the client's version and, per object kind, the newest version it may still write
+ * (x-dl-client-writes-through, which the gateway sends: kinds with no change since the client's version).
  */
-export function assertWritableBy(object: { readonly version: number }, objectId: string, clientVersion: number): void {
+export interface WriteAccess {
+  readonly version: number;
+  readonly through?: Readonly<Record<string, number>>;
+}
+
+const ENTRY_KINDS: Readonly<Record<string, string>> = { dash: 'dashboard', widget: 'chart', dataset: 'dataset', connection: 'connection' };
+
+/** The contract's kind of a stored object (undefined when it has none: the client's own version applies). */
+function kindOf(object: object): string | undefined {
+  if ('scope' in object) return ENTRY_KINDS[String(object.scope)];
+  if ('parentId' in object && 'collectionId' in object) return 'collection';
+  if ('workbookId' in object && 'collectionId' in object) return 'workbook';
+  if ('config' in object && 'id' in object) return 'report';
+  return undefined;
+}
+
+/**
+ * The version guard: a version-N client may not modify an object last saved under a newer version, unless the gateway
+ * says the object's kind did not change up to that version. Callers run it, for every object a write touches, in the
+ * same synchronous step as the write it protects.
+ */
+export function assertWritableBy(object: { readonly version: number }, objectId: string, access: number | WriteAccess): void {
+  const clientVersion = typeof access === 'number' ? access : access.version;
   if (object.version <= clientVersion) return;
+  const kind = typeof access === 'number' ? undefined : kindOf(object);
+  const through = kind === undefined ? undefined : (access as WriteAccess).through?.[kind];
+  if (through !== undefined && object.version <= through) return;
   throw new BackendError(
     'UNSUPPORTED_OBJECT_VERSION',
     `Object ${objectId} was saved under API version ${object.version}; a version-${clientVersion} client cannot modify it.`,

@@ -13,7 +13,7 @@ import { OperationStore } from './operations.js';
 import { ReportStore, type SeedReport } from './reports.js';
 import { WorkbookStore, type SeedWorkbook } from './workbooks.js';
 
-export { assertWritableBy, restamp } from './guard.js';
+export { assertWritableBy, restamp, type WriteAccess } from './guard.js';
 export type { Collection, SeedCollection } from './collections.js';
 export { ENTRY_SCOPES, type Entry, type EntryScope, type SeedEntry } from './entries.js';
 export type { Report, ReportPatch, SeedReport } from './reports.js';

@@ -2,7 +2,7 @@
 
 import { BackendError } from '../shared/errors.js';
 import { freshId } from '../shared/ids.js';
-import { assertWritableBy, now } from './guard.js';
+import { assertWritableBy, now, type WriteAccess } from './guard.js';
 
 /** The fields of a report the backend's methods give meaning to; the others are its content (see ReportContent). */
 interface ReportFrame {
@@ -70,9 +70,9 @@ export class ReportStore {
   }
 
   /** Guard and write in one synchronous step (the caller has checked the target workbook): a refused update changes nothing. */
-  update(reportId: string, patch: ReportPatch, clientVersion: number): Report {
+  update(reportId: string, patch: ReportPatch, clientVersion: number, access: number | WriteAccess = clientVersion): Report {
     const report = this.require(reportId);
-    assertWritableBy(report, reportId, clientVersion);
+    assertWritableBy(report, reportId, access);
     if (patch.workbookId !== undefined) report.workbookId = patch.workbookId;
     for (const [field, value] of Object.entries(patch.content)) if (value !== undefined) report[field] = value;
     if (patch.legacyKey !== undefined) report.legacyKey = patch.legacyKey;
@@ -81,8 +81,8 @@ export class ReportStore {
     return { ...report };
   }
 
-  delete(reportId: string, clientVersion: number): void {
-    assertWritableBy(this.require(reportId), reportId, clientVersion);
+  delete(reportId: string, access: number | WriteAccess): void {
+    assertWritableBy(this.require(reportId), reportId, access);
     this.byId.delete(reportId);
   }
 
