@@ -4,7 +4,7 @@
 //   src/shared/schema/mix/schemas/dash/{get-dashboard-v1,create-dashboard-v1,update-dashboard-v1,delete-dashboard,dash-v1}.ts,
 //   the dashboard data in src/shared/zod-schemas/dash.ts (tabs and aliases strict, the rest not),
 //   the key-or-workbook rule in src/shared/zod-schemas/entry.ts, DASH_CURRENT_SCHEME_VERSION in src/shared/constants/dash.ts.
-// Tab items, layout, connections and global items are kept open here (the real union of item kinds is not repeated).
+// Tab items and global items are typed per kind as the real /1/json/ of the same commit has them.
 
 import { z } from 'zod';
 import type { MethodSpec } from '../../core/contract/types.js';
@@ -12,22 +12,90 @@ import { annotation, answer, apiVersionStamp, branch, empty, flag, id, method, o
 
 const DASH_SCHEME_VERSION = 8;
 
-/** The kinds of tab item (DashTabItemType, src/shared/types/dash.ts), the insight and image items included. */
-export const DASH_ITEM_TYPES = ['text', 'title', 'widget', 'image', 'neuro_widget', 'control', 'group_control'] as const;
+// The items per kind, as the real /1/json/ of datalens-ui f581b7c types them (types and required lists).
 
-/** A tab item (dash.ts tabItemSchema): its id, namespace, kind and data; the data of each kind stays open here. */
-const itemOf = (types: readonly [string, ...string[]]) => open({
+/** A parameter value: one string or several. */
+const stringOrList = z.union([z.string(), z.array(z.string())]);
+/** Default parameter values of a selector. */
+const selectorDefaults = z.record(z.string(), stringOrList);
+const IMPACT_TYPES = ['allTabs', 'currentTab', 'selectedTabs'] as const;
+/** Which tabs a selector shows on (impactType) and, for selectedTabs, which ones. */
+const impact = (types: readonly [string, ...string[]]) => ({ impactType: z.enum(types).optional(), impactTabsIds: z.array(z.string()).nullable().optional() });
+
+/** A selector's element, by `elementType`, with the source's own fields (`extra`). */
+const selectorSource = (extra: Record<string, z.ZodType>) => {
+  // fieldType: the field's data type, which the web UI stores (datalens-ui dash.ts) though the document does not list it.
+  const common = { required: flag, showHint: flag, showTitle: z.boolean(), fieldType: text, ...extra };
+  return z.discriminatedUnion('elementType', [
+    open({ ...common, elementType: z.literal('select'), defaultValue: stringOrList.optional(), multiselectable: z.boolean() }),
+    open({ ...common, elementType: z.literal('date'), defaultValue: text, isRange: z.boolean() }),
+    open({ ...common, elementType: z.literal('input'), defaultValue: text }),
+    open({ ...common, elementType: z.literal('checkbox'), defaultValue: z.string() }),
+  ]);
+};
+const datasetSource = selectorSource({ datasetId: z.string().min(1), datasetFieldId: z.string().min(1) });
+/** A manual selector's values: a list of {value, title} or a {from, to} range. */
+const acceptableValues = z.union([z.array(open({ value: z.string(), title: z.string() })), open({ from: z.string(), to: z.string() })]);
+const manualSource = selectorSource({ fieldName: z.string().min(1), acceptableValues: acceptableValues.optional() });
+const externalSource = open({ chartId: z.string().min(1), text, autoHeight: flag });
+
+/** A selector's data, by `sourceType`. */
+const selectorHead = { title: z.string().min(1), ...impact(IMPACT_TYPES) };
+const controlData = z.discriminatedUnion('sourceType', [
+  open({ ...selectorHead, sourceType: z.literal('dataset'), source: datasetSource }),
+  open({ ...selectorHead, sourceType: z.literal('manual'), source: manualSource }),
+  open({ ...selectorHead, sourceType: z.literal('external'), source: externalSource }),
+]);
+/** A selector inside a group: its own id, defaults, width and placement; it may show as the group does (asGroup). */
+const groupMemberHead = {
   id: z.string().min(1),
+  title: z.string().min(1),
   namespace: z.literal('default'),
-  type: z.enum(types),
-  data: record,
-  defaults: record.optional(),
-  orderId: z.number().optional(),
-  defaultOrderId: z.number().optional(),
+  defaults: selectorDefaults,
+  placementMode: z.enum(['auto', '%', 'px']).optional(),
+  width: text,
+  ...impact([...IMPACT_TYPES, 'asGroup']),
+};
+const groupMember = z.discriminatedUnion('sourceType', [
+  open({ ...groupMemberHead, sourceType: z.literal('dataset'), source: datasetSource }),
+  open({ ...groupMemberHead, sourceType: z.literal('manual'), source: manualSource }),
+]);
+const groupControlData = open({
+  group: z.array(groupMember),
+  autoHeight: z.boolean(),
+  buttonApply: z.boolean(),
+  buttonReset: z.boolean(),
+  showGroupName: z.boolean(),
+  updateControlsOnChange: flag,
 });
-const tabItem = itemOf(DASH_ITEM_TYPES);
+
+const widgetTab = open({
+  id: z.string().min(1),
+  title: z.string().min(1),
+  description: z.string(),
+  chartId: z.string().min(1),
+  isDefault: z.boolean(),
+  params: record,
+  autoHeight: flag,
+});
+
+/** A tab item (dash.ts tabItemSchema): its id, namespace, kind (DashTabItemType, src/shared/types/dash.ts) and data. */
+const itemBase = { id: z.string().min(1), namespace: z.literal('default'), defaults: record.optional(), orderId: z.number().optional(), defaultOrderId: z.number().optional() };
+const itemOf = (type: string, data: z.ZodType, extra: Record<string, z.ZodType> = {}) => open({ ...itemBase, type: z.literal(type), data, ...extra });
+const controlItem = itemOf('control', controlData, { defaults: selectorDefaults });
+const groupControlItem = itemOf('group_control', groupControlData);
+const tabItem = z.discriminatedUnion('type', [
+  itemOf('text', open({ text: z.string() })),
+  itemOf('title', open({ text: z.string(), size: z.enum(['xl', 'l', 'm', 's', 'xs']), showInTOC: z.boolean() })),
+  itemOf('widget', open({ hideTitle: z.boolean(), tabs: z.array(widgetTab) })),
+  // The image and insight items are not in the real v1 document: their data stays open.
+  itemOf('image', record),
+  itemOf('neuro_widget', record),
+  controlItem,
+  groupControlItem,
+]);
 /** Global items (shown on several tabs) are selectors and selector groups (DashGlobalItemV2). */
-const globalItem = itemOf(['control', 'group_control']);
+const globalItem = z.discriminatedUnion('type', [controlItem, groupControlItem]);
 
 /** A tab item's place on the grid (the real /1/json/ of datalens-ui f581b7c: i, h, w, x, y required, parent optional). */
 export const layoutItem = open({ i: z.string().min(1), h: z.number(), w: z.number(), x: z.number(), y: z.number(), parent: text });

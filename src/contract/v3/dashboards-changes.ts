@@ -3,7 +3,9 @@
 //
 // Source: github.com/yandex-cloud/docs ru/datalens/release-notes/api-changelog.md, "Версия 3" (08.09.2026): the removed
 // fields, the selectors' fieldType, at least one tab, and the migrations real DataLens runs when a v3 client reads an
-// object saved earlier (description, colours, widgetTabIds). docs/reference/object-versions.md ("Dashboards at
+// object saved earlier (description, colours, widgetTabIds); and what the real v3 document (datalens-sdk
+// spec/yacloud.json, DashTabItemV2, DashControlV2, DashControlElementV2, DashGroupControlItemV2) lets out that the
+// real v1 document (datalens-ui f581b7c, /1/json/) requires. docs/reference/object-versions.md ("Dashboards at
 // version 3") states each rule that is not one to one.
 
 import { custom, fieldConverted, fieldRemoved, object, response } from '../../core/contract/builders.js';
@@ -64,6 +66,71 @@ function keepAnnotation(entry: Json): Json {
   return typeof annotation.description === 'string' ? entry : { ...entry, annotation: { ...annotation, description } };
 }
 
+const isObj = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+const objectsIn = (v: unknown): Json[] => (Array.isArray(v) ? v.filter(isObj) : []);
+/** Sets `key` to `value` where the object has no such key. */
+const orDefault = (o: Json, key: string, value: unknown) => {
+  if (!(key in o)) o[key] = value;
+};
+
+/** What the v1 format requires of a selector's source, where version 3 lets it out. */
+function fillSource(sourceType: unknown, source: unknown): void {
+  if (sourceType === 'external' || !isObj(source)) return;
+  orDefault(source, 'showTitle', source.titlePlacement !== 'hide');
+  if (source.elementType === 'select') orDefault(source, 'multiselectable', false);
+  if (source.elementType === 'date') orDefault(source, 'isRange', false);
+}
+
+function fillItem(item: Json): void {
+  const data = item.data;
+  if (!isObj(data)) return;
+  switch (item.type) {
+    case 'title':
+      if (typeof data.size !== 'string') data.size = OLDER_TITLE_SIZE;
+      orDefault(data, 'showInTOC', false);
+      return;
+    case 'widget':
+      for (const tab of objectsIn(data.tabs)) {
+        orDefault(tab, 'description', '');
+        orDefault(tab, 'isDefault', false);
+      }
+      return;
+    case 'control':
+      if (data.impactType === 'asGroup') delete data.impactType;
+      fillSource(data.sourceType, data.source);
+      return;
+    case 'group_control':
+      for (const member of objectsIn(data.group)) {
+        orDefault(member, 'defaults', {});
+        fillSource(member.sourceType, member.source);
+      }
+      return;
+    default:
+  }
+}
+
+/** The named title size older versions read where version 3 holds a font size (`{fontSize, lineHeight}`). */
+export const OLDER_TITLE_SIZE = 'm';
+
+/**
+ * Going down, the fields the v1 format requires (the real v1 document, datalens-ui f581b7c /1/json/) and version 3
+ * lets out get the defaults docs/reference/object-versions.md lists; a single selector's impactType "asGroup" (a
+ * v3 value) is left out.
+ */
+export function olderItemFields(entry: Json): Json {
+  const data = entry.data;
+  if (!isObj(data)) return entry;
+  for (const tab of objectsIn(data.tabs)) for (const item of [...objectsIn(tab.items), ...objectsIn(tab.globalItems)]) fillItem(item);
+  return entry;
+}
+
+/** The places version 3's item schemas describe more loosely than the v1 format (each under items and global items). */
+const LOOSER = [
+  'data.size', 'data.showInTOC', 'data.tabs.*.description', 'data.tabs.*.isDefault', 'data.impactType',
+  'data.source.showTitle', 'data.source.multiselectable', 'data.source.isRange', 'data.source.text', 'data.source.autoHeight',
+  'data.group.*.defaults', 'data.group.*.source.showTitle', 'data.group.*.source.multiselectable', 'data.group.*.source.isRange',
+];
+
 export const dashboardChangesV3: readonly Change[] = [
   custom({
     description:
@@ -76,6 +143,17 @@ export const dashboardChangesV3: readonly Change[] = [
       { target: dashboard, path: 'data.tabs.*.settings' },
       { target: dashboard, path: 'data.settings.backgroundSettings' },
     ],
+  }),
+  // Declared first, so that going down it runs last, on the v1 shape the other changes have made.
+  custom({
+    description:
+      'Dashboards: version 3 lets items and selectors leave out what older versions require (a title\'s `showInTOC`, a widget tab\'s `description` and `isDefault`, a selector\'s `showTitle`, `multiselectable` and `isRange`, a grouped selector\'s `defaults`), takes a font size as a title\'s `size`, lets a single selector\'s `impactType` be "asGroup", and no longer describes an external selector\'s `source.text` and `source.autoHeight`; older versions read defaults in their place (a title\'s size "m", no impactType).',
+    compatible: false,
+    covers: LOOSER.flatMap((path) => [
+      { target: dashboard, path: `${items}.${path}` },
+      { target: dashboard, path: `${globalItems}.${path}` },
+    ]),
+    object: { dashboard: olderItemFields },
   }),
   // Declared before the move below, so that going down it runs after it (down-migrations run in reverse order).
   custom({
@@ -102,6 +180,7 @@ export const dashboardChangesV3: readonly Change[] = [
   ...selectorFieldType('selectors', (t) => `data.tabs.*.items.*[type=control].data[sourceType=${t}]`),
   ...selectorFieldType('selector groups', (t) => `data.tabs.*.items.*[type=group_control].data.group.*[sourceType=${t}]`),
   ...selectorFieldType('global selectors', (t) => `data.tabs.*.globalItems.*[type=control].data[sourceType=${t}]`),
+  ...selectorFieldType('global selector groups', (t) => `data.tabs.*.globalItems.*[type=group_control].data.group.*[sourceType=${t}]`),
   ...['getDashboard', 'createDashboard', 'updateDashboard'].map((m) =>
     fieldConverted(response(m), 'entry.version', 'entry.version', formatVersion, `${m} answers the DashboardV2 format: \`entry.version\` is 2 (1 before).`),
   ),

@@ -3,12 +3,13 @@
 // Source: the real v3 OpenAPI document, github.com/datalens-tech/datalens-sdk spec/yacloud.json (commit
 // 021501bb6ccd3165eaa128155d91f67e01525fe9), components CreateDashboardV2Args, DashboardV2, DashDataV2, DashTabV2,
 // DashTabItemV2, DashTabControlItemV2, DashTabGroupControlItemV2, DashControlV2, DashGroupControlV2,
-// DashGroupControlItemV2, DashControlSourceDatasetV2, DashControlSourceManualV2, DashControlSourceExternalV2,
-// DashColorByThemeV2, DashLayoutItemV2, DashMetaV2; and the changelog, github.com/yandex-cloud/docs
+// DashGroupControlItemV2, DashControlElementV2, DashControlSourceDatasetV2, DashControlSourceManualV2,
+// DashControlSourceExternalV2, DashStringDefaultValueV2, DashColorByThemeV2, DashLayoutItemV2, DashMetaV2; and the changelog, github.com/yandex-cloud/docs
 // ru/datalens/release-notes/api-changelog.md, "Версия 3" (08.09.2026). UpdateDashboardV2Args and GetDashboardV2Args
 // were not read field by field: they keep the v1 arguments (the entry's fields, `mode`; the read options).
-// Modelled closely: what v3 changes (item colours, the insight item's tabs, selectors' fieldType, at least one
-// tab, no schemeVersion); the rest stays open as in v1.
+// Modelled closely: the items per kind and the selectors' elements and sources, with what v3 changes (item
+// colours, the insight item's tabs, selectors' fieldType, at least one tab, no schemeVersion); a widget tab's
+// `params` and the dashboard settings stay open as in v1.
 
 import { z } from 'zod';
 import type { MethodSpec } from '../../core/contract/types.js';
@@ -48,6 +49,8 @@ const titleItem = open({
     size: z.union([z.enum(['xl', 'l', 'm', 's', 'xs']), open({ fontSize: z.number(), lineHeight: z.number().optional() })]),
     showInTOC: flag,
     autoHeight: flag,
+    // Marked experimental in the v3 document.
+    internalMarginsEnabled: flag,
     hint: open({ enabled: flag, text }).optional(),
     textSettings: textSettings.optional(),
     ...look,
@@ -61,6 +64,10 @@ const widgetTab = open({
   description: text,
   isDefault: flag,
   autoHeight: flag,
+  enableActionParams: flag,
+  enableDescription: flag,
+  enableHint: flag,
+  hint: text,
 });
 const widgetItem = open({ ...itemBase, type: z.literal('widget'), data: open({ hideTitle: z.boolean(), tabs: z.array(widgetTab), ...look }) });
 const imageItem = open({ ...itemBase, type: z.literal('image'), data: open({ src: z.string(), alt: text, preserveAspectRatio: flag, ...look }) });
@@ -74,33 +81,92 @@ const insightItem = open({
   data: open({ prompt: z.string().min(1), hideTitle: z.boolean(), widgetTabIds: z.array(z.string().min(1)).min(1), title: text, hideActions: flag, ...look }),
 });
 
-/** A selector's element (DashControlElementV2): the manual source keeps `fieldType` only on a date selector. */
-const datasetSource = open({ datasetId: z.string().min(1), datasetFieldId: z.string().min(1), fieldType: dataType.optional(), elementType: z.string() });
-const manualElement = (elementType: z.ZodType, extra: Record<string, z.ZodType> = {}) =>
-  open({ fieldName: z.string().min(1), elementType, acceptableValues: z.unknown().optional(), ...extra });
-const manualSource = z.discriminatedUnion('elementType', [
-  manualElement(z.literal('date'), { fieldType: dataType.optional() }),
-  manualElement(z.enum(['select', 'input', 'checkbox'])),
-]);
+/** A parameter value: one string or several (DashStringDefaultValueV2). */
+const stringOrList = z.union([z.string(), z.array(z.string())]);
+const selectorDefaults = z.record(z.string(), stringOrList);
+/** The filtering operations a selector applies (DashControlElementV2.operation). */
+const OPERATIONS = [
+  'IN', 'NIN', 'EQ', 'NE', 'GT', 'LT', 'GTE', 'LTE', 'ISNULL', 'ISNOTNULL', 'ISTARTSWITH', 'STARTSWITH', 'IENDSWITH', 'ENDSWITH',
+  'ICONTAINS', 'CONTAINS', 'NOTICONTAINS', 'NOTCONTAINS', 'BETWEEN', 'LENEQ', 'LENGT', 'LENGTE', 'LENLT', 'LENLTE', 'NO_SELECTED_VALUES',
+] as const;
+/** What every element has (DashControlElementV2, each member). */
+const elementCommon = {
+  accentType: z.enum(['info']).nullable().optional(),
+  hint: text,
+  innerTitle: text,
+  operation: z.enum(OPERATIONS).optional(),
+  required: flag,
+  showHint: flag,
+  showInnerTitle: flag,
+  showTitle: flag,
+  titlePlacement: z.enum(['hide', 'left', 'top']).optional(),
+};
+/**
+ * A selector's source (DashControlElementV2 with the source's own fields, `extra`), by `elementType`; a date element
+ * takes `fieldType` (`dateExtra`), the dataset source takes it on every element.
+ */
+const controlElement = (extra: Record<string, z.ZodType>, dateExtra: Record<string, z.ZodType> = {}) => {
+  const common = { ...elementCommon, ...extra };
+  return z.discriminatedUnion('elementType', [
+    open({ ...common, elementType: z.literal('select'), defaultValue: stringOrList.optional(), multiselectable: flag }),
+    open({ ...common, elementType: z.literal('date'), defaultValue: text, isRange: flag, ...dateExtra }),
+    open({ ...common, elementType: z.literal('input'), defaultValue: text }),
+    open({ ...common, elementType: z.literal('checkbox'), defaultValue: z.string() }),
+  ]);
+};
+/** DashControlSourceDatasetV2. */
+const datasetSource = controlElement({
+  datasetId: z.string().min(1),
+  datasetFieldId: z.string().min(1),
+  datasetFieldType: z.enum(['DIMENSION', 'MEASURE', 'PSEUDO', 'PARAMETER']).optional(),
+  fieldType: dataType.optional(),
+});
+/** A manual selector's values: a list of {value, title} or a {from, to} range (DashControlSourceManualV2). */
+const acceptableValues = z.union([z.array(open({ value: z.string(), title: z.string() })), open({ from: z.string(), to: z.string() })]);
+/** DashControlSourceManualV2: `fieldType` only on a date element. */
+const manualSource = controlElement({ fieldName: z.string().min(1), acceptableValues: acceptableValues.optional() }, { fieldType: dataType.optional() });
+/** DashControlSourceExternalV2. */
 const externalSource = open({ chartId: z.string().min(1) });
-const selectorBase = { title: z.string().min(1), autoHeight: flag, ...look };
+const impact = (types: readonly [string, ...string[]]) => ({ impactType: z.enum(types).optional(), impactTabsIds: z.array(z.string()).nullable().optional() });
+const IMPACT_TYPES = ['allTabs', 'currentTab', 'selectedTabs'] as const;
+const selectorBase = { title: z.string().min(1), autoHeight: flag, ...look, ...impact([...IMPACT_TYPES, 'asGroup']) };
 /** DashControlV2: by `sourceType`. */
 const controlData = z.discriminatedUnion('sourceType', [
   open({ ...selectorBase, sourceType: z.literal('dataset'), source: datasetSource }),
   open({ ...selectorBase, sourceType: z.literal('manual'), source: manualSource }),
   open({ ...selectorBase, sourceType: z.literal('external'), source: externalSource }),
 ]);
-const controlItem = open({ ...itemBase, type: z.literal('control'), data: controlData, defaults: record });
+/** DashTabControlItemV2. */
+const controlItem = open({ ...itemBase, type: z.literal('control'), data: controlData, defaults: selectorDefaults });
 /** DashGroupControlItemV2: a selector inside a group, by `sourceType`. */
-const groupMember = { id: z.string().min(1), title: z.string().min(1), namespace: z.literal('default'), defaults: record.optional() };
+const groupMember = {
+  id: z.string().min(1),
+  title: z.string().min(1),
+  namespace: z.literal('default'),
+  defaults: selectorDefaults.optional(),
+  placementMode: z.enum(['auto', '%', 'px']).optional(),
+  width: text,
+  ...impact([...IMPACT_TYPES, 'asGroup']),
+};
 const groupControl = z.discriminatedUnion('sourceType', [
   open({ ...groupMember, sourceType: z.literal('dataset'), source: datasetSource }),
   open({ ...groupMember, sourceType: z.literal('manual'), source: manualSource }),
 ]);
+/** DashTabGroupControlItemV2 with DashGroupControlV2. */
 const groupControlItem = open({
   ...itemBase,
   type: z.literal('group_control'),
-  data: open({ group: z.array(groupControl), autoHeight: z.boolean(), buttonApply: z.boolean(), buttonReset: z.boolean(), showGroupName: z.boolean(), ...look }),
+  data: open({
+    group: z.array(groupControl),
+    autoHeight: z.boolean(),
+    buttonApply: z.boolean(),
+    buttonReset: z.boolean(),
+    showGroupName: z.boolean(),
+    groupName: text,
+    updateControlsOnChange: flag,
+    ...impact(IMPACT_TYPES),
+    ...look,
+  }),
   defaults: record.optional(),
 });
 

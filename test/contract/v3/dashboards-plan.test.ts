@@ -52,6 +52,42 @@ describe('selectors’ fieldType at version 3', () => {
   });
 });
 
+describe('what version 3 lets out, an older client reads with the v1 format’s defaults', () => {
+  const answerWith = (items: Json[], globalItems: Json[] = []): Json => ({
+    entry: { entryId: 'e', apiVersion: 2, version: 2, annotation: null, data: { tabs: [{ id: 't', title: 'T', layout: [], connections: [], aliases: {}, items, globalItems }] } },
+  });
+  const group = (members: Json[]): Json => ({
+    id: 'g', namespace: 'default', type: 'group_control', data: { autoHeight: false, buttonApply: false, buttonReset: false, showGroupName: false, group: members },
+  });
+
+  it('fills a title’s named size and showInTOC, a widget tab’s description and isDefault, a selector’s showTitle, multiselectable and isRange, a grouped selector’s defaults', async () => {
+    const answer = answerWith([
+      { id: 'ti', namespace: 'default', type: 'title', data: { text: 'Sales', size: { fontSize: 20 } } },
+      { id: 'w', namespace: 'default', type: 'widget', data: { hideTitle: false, tabs: [{ id: 'wt', title: 'Visits', chartId: 'c', params: {} }] } },
+      selector('s', 'dataset', { datasetId: 'd', datasetFieldId: 'f', elementType: 'select', titlePlacement: 'hide' }),
+      group([{ id: 'g1', title: 'g1', namespace: 'default', sourceType: 'manual', source: { fieldName: 'x', elementType: 'date' } }]),
+    ]);
+    const items = itemsOf(await down(2, answer)).map((i) => i.data as Json);
+    expect(items[0]).toEqual({ text: 'Sales', size: 'm', showInTOC: false });
+    expect((items[1]!.tabs as Json[])[0]).toEqual({ id: 'wt', title: 'Visits', chartId: 'c', params: {}, description: '', isDefault: false });
+    expect(items[2]!.source).toMatchObject({ showTitle: false, multiselectable: false });
+    const member = (items[3]!.group as Json[])[0]!;
+    expect(member.defaults).toEqual({});
+    expect(member.source).toMatchObject({ showTitle: true, isRange: false });
+  });
+
+  it('keeps what is there, leaves a single selector’s "asGroup" out (items and global items), and leaves an external selector as it is', async () => {
+    const kept = selector('k', 'manual', { fieldName: 'x', elementType: 'select', showTitle: false, multiselectable: true });
+    const asGroup = { ...selector('a', 'external', { chartId: 'c' }), data: { title: 'a', sourceType: 'external', source: { chartId: 'c' }, impactType: 'asGroup' } };
+    const read = await down(2, answerWith([kept, asGroup], [structuredClone(asGroup)]));
+    const tab = (((read.entry as Json).data as Json).tabs as Json[])[0]!;
+    const [keptData, asGroupData] = (tab.items as Json[]).map((i) => i.data as Json);
+    expect(keptData!.source).toMatchObject({ showTitle: false, multiselectable: true });
+    expect(asGroupData).toEqual({ title: 'a', sourceType: 'external', source: { chartId: 'c' } });
+    expect((tab.globalItems as Json[])[0]!.data).toEqual({ title: 'a', sourceType: 'external', source: { chartId: 'c' } });
+  });
+});
+
 describe('the rules’ edges', () => {
   it('a description already in the annotation wins; a widgetTabIds list already there stays', async () => {
     const sent = withItems([{ id: 'n', namespace: 'default', type: 'neuro_widget', data: { prompt: 'p', hideTitle: false, widgetTabId: 'a', widgetTabIds: ['b', 'c'] } }]);
