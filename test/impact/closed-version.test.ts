@@ -19,7 +19,7 @@ const recorder = (redis?: TestRedis): ImpactRecorder =>
     limits: { maxClients: 100, maxPathsPerClient: 100 },
     logger: pino({ level: 'silent' }),
     metrics: createMetrics({ maxClients: 10, defaultMetrics: false }),
-    ...(redis && { redis: { url: redis.url, keyPrefix: 'closed-test:', timeoutMs: 1000 } }),
+    ...(redis && { redis: { url: redis.url, keyPrefix: 'closed-test:' } }),
   });
 const org = (id: string) => ({ 'x-dl-org-id': id });
 

@@ -50,7 +50,7 @@ beforeAll(async () => {
   backend = createReferenceBackend({ seed: DEMO_SEED });
   const backendUrl = await backend.listen(0, '127.0.0.1');
   configPath = join(tempDir('dlgw-impact-shared-'), 'gateway.yaml');
-  writeFileSync(configPath, yamlOf(configDoc({ upstreamUrl: backendUrl, extra: { cache: { redis: { url: redis.url, keyPrefix: 'impact-test:', timeoutMs: 1000 } } } })));
+  writeFileSync(configPath, yamlOf(configDoc({ upstreamUrl: backendUrl, extra: { cache: { redis: { url: redis.url, keyPrefix: 'impact-test:' } } } })));
 });
 afterAll(async () => {
   for (const s of running) await s.stop();
