@@ -5,7 +5,7 @@ import express, { type Express, type NextFunction, type Request, type Response }
 import { GatewayError, isGatewayError } from '../core/errors.js';
 import { renderChangelog } from '../core/derive/changelog.js';
 import { type OpenApiDocument, openApiFor } from '../core/derive/openapi.js';
-import { findEntry, latestAt, statusAt } from '../core/lifecycle/calendar.js';
+import { calendarRow, findEntry, latestAt, statusAt } from '../core/lifecycle/calendar.js';
 import { versionNumberIn } from '../core/version/number.js';
 import { requestIdOf } from './headers.js';
 import { checkReadiness, type ReadinessOptions } from './readiness.js';
@@ -64,12 +64,7 @@ export function createDiscoveryApp(current: () => Runtime): Express {
     res.json({
       latest: latestAt(rt.calendar, now)?.version ?? null,
       versions: rt.calendar.entries.map((e) => ({
-        version: e.version,
-        status: statusAt(e, now),
-        releasedAt: e.releasedAt.toISOString(),
-        deprecatedAt: e.deprecatedAt?.toISOString() ?? null,
-        sunsetAt: e.sunsetAt?.toISOString() ?? null,
-        migrationGuide: e.migrationGuide ?? null,
+        ...calendarRow(e, now),
         brownouts: e.brownouts.map((w) => ({ start: w.start.toISOString(), end: w.end.toISOString() })),
         brownoutShare: e.brownoutShare,
       })),

@@ -2,7 +2,7 @@
 // at each later version (from the contract's declared changes), and the day that version is sunset.
 
 import type { LoadedContract } from '../contract/load.js';
-import { type Calendar, findEntry, statusAt, type VersionStatus } from '../lifecycle/calendar.js';
+import { type Calendar, type CalendarRow, calendarRow, findEntry, statusAt, type VersionStatus } from '../lifecycle/calendar.js';
 import { impactsAfter, type Impact } from './changes.js';
 import { deprecationsFor } from './deprecations.js';
 import type { UsageSnapshot } from './usage.js';
@@ -70,15 +70,6 @@ export interface ClientImpact {
   readonly lastSeen: string;
   readonly callsPerDay: Readonly<Record<string, number>>;
   readonly versions: readonly VersionUse[];
-}
-
-export interface CalendarRow {
-  readonly version: number;
-  readonly status: VersionStatus;
-  readonly releasedAt: string;
-  readonly deprecatedAt: string | null;
-  readonly sunsetAt: string | null;
-  readonly migrationGuide: string | null;
 }
 
 export interface ImpactReport {
@@ -156,14 +147,7 @@ export function buildImpactReport(
     generatedAt: now.toISOString(),
     store,
     filters,
-    calendar: calendar.entries.map((e) => ({
-      version: e.version,
-      status: statusAt(e, now),
-      releasedAt: e.releasedAt.toISOString(),
-      deprecatedAt: e.deprecatedAt?.toISOString() ?? null,
-      sunsetAt: e.sunsetAt?.toISOString() ?? null,
-      migrationGuide: e.migrationGuide ?? null,
-    })),
+    calendar: calendar.entries.map((e) => calendarRow(e, now)),
     dropped: usage.dropped,
     clients,
   };

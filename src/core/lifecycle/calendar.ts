@@ -83,6 +83,27 @@ export function statusAt(entry: CalendarEntry, now: Date): VersionStatus {
   return 'current';
 }
 
+/** A version's dates and status as the gateway's JSON documents give them (/versions, the impact report). */
+export interface CalendarRow {
+  readonly version: number;
+  readonly status: VersionStatus;
+  readonly releasedAt: string;
+  readonly deprecatedAt: string | null;
+  readonly sunsetAt: string | null;
+  readonly migrationGuide: string | null;
+}
+
+export function calendarRow(entry: CalendarEntry, now: Date): CalendarRow {
+  return {
+    version: entry.version,
+    status: statusAt(entry, now),
+    releasedAt: entry.releasedAt.toISOString(),
+    deprecatedAt: entry.deprecatedAt?.toISOString() ?? null,
+    sunsetAt: entry.sunsetAt?.toISOString() ?? null,
+    migrationGuide: entry.migrationGuide ?? null,
+  };
+}
+
 export function findEntry(calendar: Calendar, version: number): CalendarEntry | undefined {
   return calendar.entries.find((e) => e.version === version);
 }
