@@ -154,6 +154,9 @@ export const dashboardChangesV3: readonly Change[] = [
       { target: dashboard, path: `${globalItems}.${path}` },
     ]),
     object: { dashboard: olderItemFields },
+    // The way back (the guard's round trip): none needed for a field the object has (the fill keeps it); a field it
+    // lacks comes back filled, a font size comes back "m" and "asGroup" does not come back, so those are refused.
+    objectUp: { dashboard: (entry) => entry },
   }),
   // Declared before the move below, so that going down it runs after it (down-migrations run in reverse order).
   custom({
