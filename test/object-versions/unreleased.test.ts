@@ -5,7 +5,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shippedContract } from '../../src/contract/index.js';
-import { loadContract } from '../../src/core/contract/load.js';
+import { loadContract, methodAt } from '../../src/core/contract/load.js';
 import { buildPlan } from '../../src/core/translate/plan.js';
 import { HEAD, contractCalendar, releaseOf } from '../helpers/calendar.js';
 import { type Stack, rpc, startStack } from '../helpers/stack.js';
@@ -61,8 +61,11 @@ describe.each(['lossless', 'refuse-newer'] as const)('objects.olderClients: %s, 
       expect(read.body.message).toContain('not released yet');
       return;
     }
-    // Writes: granted on kinds that did not change under the lossless rule; the strict rule sends no grant.
-    const write = await rpc(stack.url, ...k.write(id, 'latest client'), 'latest');
+    // Writes: granted on kinds that did not change under the lossless rule; the strict rule sends no grant. The write
+    // is the kind's version-1 body, so it is made only where that is also a body of the version `latest` names.
+    const [writeMethod, writeBody] = k.write(id, 'latest client');
+    if (!methodAt(loaded, HEAD - 1, writeMethod)?.request.safeParse(writeBody).success) return;
+    const write = await rpc(stack.url, writeMethod, writeBody, 'latest');
     if (rule === 'lossless' && !changedAtHead(k)) expect(write.status, JSON.stringify(write.body)).toBe(200);
     else if (rule === 'refuse-newer') expect(write.status).toBe(409);
   });
