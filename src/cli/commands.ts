@@ -1,5 +1,6 @@
-// The commands (node:util parseArgs): serve, backend, check-config, check-contract, translate, impact, with --help and
-// --version each. Exit codes: 0 ok, 1 a check failed, 2 bad arguments or a config/environment serve cannot start with.
+// The commands (node:util parseArgs): serve, backend, check-config, check-contract, translate, nginx-front, impact,
+// with --help and --version each. Exit codes: 0 ok, 1 a check failed, 2 bad arguments or a config/environment
+// serve cannot start with.
 
 import { readFileSync } from 'node:fs';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
