@@ -67,7 +67,7 @@ function control(id: string, n: number, k: number): Json {
     kind === 0
       ? { ...look, id, sourceType: 'dataset', source: { datasetId: pick(DATASETS, n), datasetFieldId: `field-${n}`, fieldType: pick(DATA_TYPES, n), elementType: 'select', multiselectable: true, showTitle: true, defaultValue: ['EU'] } }
       : kind === 1
-        ? { ...look, id, sourceType: 'manual', source: { fieldName: `manual_${n}`, elementType: 'select', fieldType: 'string', acceptableValues: Array.from({ length: 8 }, (_, i) => ({ value: `v${i}`, title: words(n + i, 2) })), showTitle: true } }
+        ? { ...look, id, sourceType: 'manual', source: { fieldName: `manual_${n}`, elementType: 'select', multiselectable: false, fieldType: 'string', acceptableValues: Array.from({ length: 8 }, (_, i) => ({ value: `v${i}`, title: words(n + i, 2) })), showTitle: true } }
         : { ...look, id, sourceType: 'external', source: { chartId: pick(CHARTS, n) } };
   return { id, namespace: 'default', type: 'control', data, defaults: { [`field-${n}`]: ['EU'] } };
 }
