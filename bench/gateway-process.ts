@@ -9,7 +9,7 @@ import { pino } from 'pino';
 import { createMetrics } from '../src/admin/metrics.js';
 import { parseConfig } from '../src/config/load.js';
 import { shippedContract } from '../src/contract/index.js';
-import { createImpactRecorder } from '../src/edge/impact-recorder.js';
+import { impactRecorderFor } from '../src/edge/impact-recorder.js';
 import { createGateway } from '../src/gateway/index.js';
 import { getHeapSpaceStatistics } from 'node:v8';
 import { tuneHeap } from '../src/cli/heap.js';
@@ -57,13 +57,7 @@ const requestLog = requestLineLogger(base, []);
 // As in `serve` (production): default process metrics on.
 const metrics = createMetrics({ maxClients: loaded.config.metrics.maxClients });
 // As in `serve`: the impact report's recorder, in Redis when cache.redis is set.
-const redisConfig = loaded.config.cache.redis;
-const impact = createImpactRecorder({
-  limits: loaded.config.impact,
-  ...(redisConfig && { redis: { url: redisConfig.url, keyPrefix: redisConfig.keyPrefix } }),
-  logger,
-  metrics: { recordCacheError: (op, reason) => metrics.recordCacheError(op, reason), setCacheConnected: () => {} },
-});
+const impact = impactRecorderFor(loaded.config, logger, metrics);
 const gateway = createGateway({
   loaded,
   contract: shippedContract,

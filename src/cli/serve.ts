@@ -12,7 +12,7 @@ import { shippedContract } from '../contract/index.js';
 import { ContractError } from '../core/contract/load.js';
 import { buildImpactReport } from '../core/impact/report.js';
 import { readinessOptions } from '../edge/discovery.js';
-import { createImpactRecorder } from '../edge/impact-recorder.js';
+import { impactRecorderFor } from '../edge/impact-recorder.js';
 import { createNotifier, type Notifier } from '../edge/notices.js';
 import { checkReadiness } from '../edge/readiness.js';
 import { createGateway, createRuntime, type Gateway, type RuntimeOptions } from '../gateway/index.js';
@@ -77,14 +77,8 @@ export async function serve(options: ServeOptions): Promise<Serving> {
   let { logger } = loggersOf(initial);
   const metrics = createMetrics({ maxClients: initial.config.metrics.maxClients });
   // Who calls what (the impact report): shared by every generation; in Redis when cache.redis is set at start.
+  const impact = impactRecorderFor(initial.config, logger, metrics);
   const redis = initial.config.cache.redis;
-  const impact = createImpactRecorder({
-    limits: initial.config.impact,
-    ...(redis && { redis: { url: redis.url, keyPrefix: redis.keyPrefix } }),
-    logger,
-    // Its Redis troubles count with the cache's; the connected gauge stays the cache's own.
-    metrics: { recordCacheError: (op, reason) => metrics.recordCacheError(op, reason), setCacheConnected: () => {} },
-  });
 
   // The embedded backend lives as long as the process, whatever reloads do.
   let embeddedUrl: string | undefined;

@@ -2,7 +2,8 @@
 // in one report every replica writes to (batched off the request path, once a second) that survives restarts.
 
 import type { Logger } from 'pino';
-import type { CacheMetrics } from '../admin/metrics.js';
+import type { CacheMetrics, Metrics } from '../admin/metrics.js';
+import type { GatewayConfig } from '../config/schema.js';
 import { createRedisLink, type RedisLink } from '../adapters/cache/redis-link.js';
 import type { LoadedContract } from '../core/contract/load.js';
 import { type ImpactStore, watchedPaths } from '../core/impact/report.js';
@@ -46,6 +47,20 @@ function pathsIn(contract: LoadedContract, version: number, method: string, body
   let found: string[] | undefined;
   for (const path of watched) if (collect(body, path).length > 0) (found ??= []).push(path);
   return found;
+}
+
+/**
+ * The recorder a gateway process keeps, from its config at start: in Redis when cache.redis is set. Its Redis
+ * troubles count with the cache's; the connected gauge stays the cache's own.
+ */
+export function impactRecorderFor(config: GatewayConfig, logger: Logger, metrics: Metrics): ImpactRecorder {
+  const redis = config.cache.redis;
+  return createImpactRecorder({
+    limits: config.impact,
+    ...(redis && { redis: { url: redis.url, keyPrefix: redis.keyPrefix } }),
+    logger,
+    metrics: { recordCacheError: (op, reason) => metrics.recordCacheError(op, reason), setCacheConnected: () => {} },
+  });
 }
 
 export function createImpactRecorder(options: ImpactRecorderOptions): ImpactRecorder {
