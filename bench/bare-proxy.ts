@@ -25,7 +25,7 @@ export interface BareProxy {
 
 export function createBareProxy(upstream: string): BareProxy {
   const target = new URL(upstream);
-  // Same pool settings as the gateway's forwarder (src/edge/proxy.ts), so the floor is comparable.
+  // Same pool settings as the gateway's forwarder (src/edge/rpc/forwarder.ts), so the floor is comparable.
   const agent = new Agent({ keepAlive: true, keepAliveMsecs: 1000, maxSockets: 256, maxFreeSockets: 64, timeout: 4000, scheduling: 'lifo' });
   const server = createServer({ keepAliveTimeout: 5_000 }, (req, res) => {
     const headers = withoutHopByHop(req.headers);

@@ -5,8 +5,8 @@
 
 import { isDeepStrictEqual } from 'node:util';
 import { shippedContract } from '../src/contract/index.js';
-import { loadContract } from '../src/core/contract/load.js';
-import type { Json, MigrationContext } from '../src/core/contract/types.js';
+import { loadContract } from '../src/core/contract-model/load.js';
+import type { Json, MigrationContext } from '../src/core/contract-model/types.js';
 import { translateRequest, translateResponse } from '../src/core/translate/engine.js';
 import { buildPlan } from '../src/core/translate/plan.js';
 import { NO_SERVICES } from '../test/helpers/no-services.js';

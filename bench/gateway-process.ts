@@ -9,7 +9,7 @@ import { pino } from 'pino';
 import { createMetrics } from '../src/admin/metrics.js';
 import { parseConfig } from '../src/config/load.js';
 import { shippedContract } from '../src/contract/index.js';
-import { impactRecorderFor } from '../src/edge/impact-recorder.js';
+import { impactRecorderFor } from '../src/adapters/impact/recorder.js';
 import { createGateway } from '../src/gateway/index.js';
 import { getHeapSpaceStatistics } from 'node:v8';
 import { tuneHeap } from '../src/cli/heap.js';

@@ -1,6 +1,6 @@
 // For reference: the bare proxy's job done by http-proxy-middleware 3 (the forwarder the project first
 // used), with the settings it needs to be fast (a keep-alive agent, no x-forwarded headers). Its row shows
-// what that library alone costs per request; the gateway forwards with undici instead (src/edge/proxy.ts).
+// what that library alone costs per request; the gateway forwards with undici instead (src/edge/rpc/forwarder.ts).
 //
 // Run as a child process by the benchmark (`node bench/hpm-proxy.js <upstream-url>`).
 

@@ -7,10 +7,11 @@
 import { pino } from 'pino';
 import { createMetrics } from '../src/admin/metrics.js';
 import { shippedContract } from '../src/contract/index.js';
-import { loadContract } from '../src/core/contract/load.js';
+import { loadContract } from '../src/core/contract-model/load.js';
 import { deprecationsUsed } from '../src/core/impact/deprecations.js';
-import { Caller } from '../src/edge/client-id.js';
-import { createImpactRecorder, type ImpactRecorder } from '../src/edge/impact-recorder.js';
+import { Caller } from '../src/edge/rpc/client-id.js';
+import { createImpactRecorder } from '../src/adapters/impact/recorder.js';
+import type { ImpactRecorder } from '../src/ports/impact.js';
 import { isMain } from './control.js';
 
 const loaded = loadContract(shippedContract);

@@ -21,7 +21,7 @@
 
 import { loadavg, cpus, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
+import { parseArgs, isDeepStrictEqual } from 'node:util';
 import { type Build, transpileForBench } from './build.js';
 import { type Child, killAllChildren, startNodeChild } from './control.js';
 import type { GatewayChildOptions } from './gateway-process.js';
@@ -34,7 +34,6 @@ import { type RunningRedis, hasRedisServer, startRedis } from './redis.js';
 import { summariseProfile } from './profile-summary.js';
 import { HEAD } from '../test/helpers/calendar.js';
 import { REPORT_CONTENT } from '../test/helpers/head-shapes.js';
-import { isDeepStrictEqual } from 'node:util';
 import { realShapedDashboardData } from './dashboard.js';
 import { impactRecordingCost } from './impact-record.js';
 

@@ -21,7 +21,7 @@ function specifiers(text: string): string[] {
 }
 
 interface Source {
-  /** Relative to src/, e.g. `core/contract/load.ts`. */
+  /** Relative to src/, e.g. `core/contract-model/load.ts`. */
   readonly path: string;
   readonly text: string;
   /** The modules it names: relative ones resolved to paths under src/ (`core/errors.js`), packages as written. */

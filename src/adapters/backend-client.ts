@@ -4,6 +4,7 @@ import type { Dispatcher } from 'undici';
 import { BackendCallError, GatewayError } from '../core/errors.js';
 import { upstreamFailed, upstreamTimeout, upstreamUnavailable } from '../core/upstream-errors.js';
 import { isJsonMediaType } from '../core/media-type.js';
+import type { BackendAnswer, BackendClient } from '../ports/upstream.js';
 
 export interface BackendClientOptions {
   readonly baseUrl: string;
@@ -12,13 +13,6 @@ export interface BackendClientOptions {
   readonly timeoutMs: number;
 }
 
-export interface BackendAnswer {
-  readonly status: number;
-  readonly headers: Record<string, string | string[] | undefined>;
-  readonly raw: Buffer;
-  /** The body parsed as JSON; undefined when it is empty or not JSON. */
-  readonly body: unknown;
-}
 
 function parsedOrUndefined(raw: Buffer): unknown {
   if (raw.length === 0) return undefined;
@@ -31,7 +25,7 @@ function parsedOrUndefined(raw: Buffer): unknown {
 
 const MAX_ANSWER_BYTES = 10 * 1024 * 1024;
 
-export function createBackendClient(options: BackendClientOptions) {
+export function createBackendClient(options: BackendClientOptions): BackendClient {
   const base = new URL(options.baseUrl);
   const basePath = base.pathname.replace(/\/+$/, '');
 
@@ -57,7 +51,7 @@ export function createBackendClient(options: BackendClientOptions) {
         origin: base.origin,
         method,
         path: basePath + path,
-        // The caller's headers carry the version headers (src/edge/version-headers.ts).
+        // The caller's headers carry the version headers (src/edge/http/version-headers.ts).
         headers: payload === undefined ? headers : { ...headers, 'content-type': 'application/json' },
         body: payload,
         signal: stop.signal,
@@ -109,5 +103,3 @@ export function createBackendClient(options: BackendClientOptions) {
     },
   };
 }
-
-export type BackendClient = ReturnType<typeof createBackendClient>;

@@ -2,9 +2,9 @@
 // page-token cache, each on an in-process store, or on Redis (with a local cache in front) when cache.redis is set.
 
 import type { Logger } from 'pino';
-import type { CacheMetrics } from '../admin/metrics.js';
+import type { CacheMetrics } from '../ports/metrics.js';
 import type { GatewayConfig } from '../config/schema.js';
-import type { ContractServices } from '../core/contract/services.js';
+import type { ContractServices } from '../core/contract-model/services.js';
 import { createRedisLink } from './cache/redis-link.js';
 import { createRedisStore } from './cache/redis-store.js';
 import { createLegacyKeyResolver } from './legacy-key-resolver.js';

@@ -2,7 +2,7 @@
 
 import { BackendCallError, GatewayError } from '../core/errors.js';
 import type { CacheStore } from '../core/cache-store.js';
-import type { LegacyKeyResolution, LegacyKeyResolver, OnBehalfOf } from '../core/contract/services.js';
+import type { LegacyKeyResolution, LegacyKeyResolver, OnBehalfOf } from '../core/contract-model/services.js';
 import { createMemoryStore } from './cache/memory-store.js';
 
 export interface LegacyKeyResolverOptions {

@@ -3,7 +3,7 @@
 
 import { DEFAULTS } from '../config/schema.js';
 import type { CacheStore } from '../core/cache-store.js';
-import type { PageTokenCache } from '../core/contract/services.js';
+import type { PageTokenCache } from '../core/contract-model/services.js';
 import { createMemoryStore } from './cache/memory-store.js';
 
 export function createPageTokenCache(options: { size: number; ttlMs: number; maxWalkCalls?: number; store?: CacheStore }): PageTokenCache {

@@ -2,37 +2,17 @@
 // errors, config reloads, the shared cache's troubles, and who still calls deprecated versions.
 
 import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
+import type { CacheMetrics, RequestMetrics } from '../ports/metrics.js';
 import { RouteHistogram, type RouteSeries } from './route-histogram.js';
 
-export interface RequestRecord {
-  readonly version: number | undefined;
-  readonly method: string;
-  readonly status: number;
-  readonly durationMs: number;
-  readonly upstreamMs?: number | undefined;
-  readonly translateMs?: number | undefined;
-  readonly error?: string | undefined;
-  readonly deprecated: boolean;
-  readonly client: string;
-  /** The preview client (as the calendar lists it) let into an unreleased version, if this call was one. */
-  readonly preview?: string | undefined;
-}
+export type { CacheMetrics, RequestMetrics, RequestRecord } from '../ports/metrics.js';
 
-/** What the shared cache reports: commands that gave no usable answer, and whether Redis is connected. */
-export interface CacheMetrics {
-  recordCacheError(op: 'get' | 'set', reason: string): void;
-  /** undefined: no Redis configured (the gauge is removed). */
-  setCacheConnected(up: boolean | undefined): void;
-}
-
-export interface Metrics extends CacheMetrics {
+/** The request path's metrics (ports/metrics.ts) and the admin side's: the registry it serves, reloads, the client bound. */
+export interface Metrics extends RequestMetrics {
   readonly registry: Registry;
-  recordRequest(record: RequestRecord): void;
   recordReload(ok: boolean): void;
   /** Applies a reloaded metrics.maxClients: clients already labelled keep their label, new ones count against the new bound. */
   setMaxClients(maxClients: number): void;
-  /** One pass-through request (outside /rpc/) or WebSocket handshake: its status (499: the client left) and error code. */
-  recordPassthrough(status: number, error?: string): void;
 }
 
 const SECONDS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];

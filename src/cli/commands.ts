@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { ConfigError, loadConfigFile } from '../config/load.js';
-import { ContractError } from '../core/contract/load.js';
+import { ContractError } from '../core/contract-model/load.js';
 import { startReferenceBackendFromEnv } from '../reference-backend/index.js';
 import { runCheckConfig } from './check-config.js';
 import { NginxFrontError, nginxFront } from './nginx-front.js';

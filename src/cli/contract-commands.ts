@@ -6,15 +6,15 @@ import { createLegacyKeyResolver } from '../adapters/legacy-key-resolver.js';
 import { createPageTokenCache } from '../adapters/page-token-cache.js';
 import { loadConfigFile } from '../config/load.js';
 import { shippedContract } from '../contract/index.js';
-import { checkContract } from '../core/contract/check.js';
-import { loadContract } from '../core/contract/load.js';
-import type { ContractServices } from '../core/contract/services.js';
-import type { Contract, MigrationContext } from '../core/contract/types.js';
+import { checkContract } from '../core/contract-model/check.js';
+import { loadContract } from '../core/contract-model/load.js';
+import type { ContractServices } from '../core/contract-model/services.js';
+import type { Contract, MigrationContext } from '../core/contract-model/types.js';
 import { BackendCallError, GatewayError, isGatewayError } from '../core/errors.js';
 import { translateRequest, validateRequest } from '../core/translate/engine.js';
 import { buildPlans, requirePlan } from '../core/translate/plan.js';
-import { problemBody } from '../edge/problem.js';
-import { setBackendVersion } from '../edge/version-headers.js';
+import { problemBody } from '../edge/http/problem.js';
+import { setBackendVersion } from '../edge/http/version-headers.js';
 
 /** Services for migrations run outside a running gateway (small, short-lived caches). */
 const offlineServices = (prefixes: Record<string, string> = {}): ContractServices => ({

@@ -4,9 +4,9 @@
 
 import { type GatewayConfig, passthroughEnabled } from '../config/schema.js';
 import { upstreamUnavailable, upstreamTimeout } from '../core/upstream-errors.js';
-import { HOP_BY_HOP, OWNED_UPSTREAM } from '../edge/headers.js';
-import { problemBody } from '../edge/problem.js';
-import { OWN_ROUTE_PATTERN, PROBE_PATTERN } from '../edge/routes.js';
+import { HOP_BY_HOP, OWNED_UPSTREAM } from '../edge/http/headers.js';
+import { problemBody } from '../edge/http/problem.js';
+import { OWN_ROUTE_PATTERN, PROBE_PATTERN } from '../edge/server/routes.js';
 
 export interface NginxFrontOptions {
   /** Where the gateway's public listener is, as nginx reaches it. */

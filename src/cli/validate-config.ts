@@ -3,7 +3,7 @@
 
 import { type LoadedConfig, loadConfigFile } from '../config/load.js';
 import { shippedContract } from '../contract/index.js';
-import { loadContract } from '../core/contract/load.js';
+import { loadContract } from '../core/contract-model/load.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
-import { type ZodError } from 'zod';
+import type { ZodError } from 'zod';
 import { buildCalendar, type Calendar } from '../core/lifecycle/calendar.js';
 import { configSchema, type GatewayConfig } from './schema.js';
 

@@ -1,19 +1,19 @@
-// Builds one generation of the gateway (src/edge/generation.ts): config, calendar, contract plans, caches and
+// Builds one generation of the gateway (src/ports/runtime.ts): config, calendar, contract plans, caches and
 // upstream connections, built together.
 
 import type { Logger } from 'pino';
 import type { Metrics } from '../admin/metrics.js';
-import { loadContract } from '../core/contract/load.js';
-import type { Contract } from '../core/contract/types.js';
+import { loadContract } from '../core/contract-model/load.js';
+import type { Contract } from '../core/contract-model/types.js';
 import { buildPlans } from '../core/translate/plan.js';
 import { createBackendClient } from '../adapters/backend-client.js';
 import { createContractServices } from '../adapters/contract-services.js';
 import { ConfigError, contractProblems, type LoadedConfig } from '../config/load.js';
 import { passthroughEnabled } from '../config/schema.js';
-import type { Clock, Runtime } from '../edge/generation.js';
-import type { ImpactRecorder } from '../edge/impact-recorder.js';
-import { createPassThrough } from '../edge/passthrough.js';
-import { createForwarder } from '../edge/proxy.js';
+import type { Clock, Runtime } from '../ports/runtime.js';
+import type { ImpactRecorder } from '../ports/impact.js';
+import { createPassThrough } from '../edge/passthrough/passthrough.js';
+import { createForwarder } from '../edge/rpc/forwarder.js';
 
 export interface RuntimeOptions {
   readonly loaded: LoadedConfig;

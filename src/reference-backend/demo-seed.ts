@@ -2,8 +2,7 @@
 // (among them a dashboard that shows a Wizard chart built on a dataset over a connection, a QL and an Editor chart)
 // and a report.
 
-import type { Seed, SeedCollection, SeedEntry, SeedReport, SeedWorkbook } from './stores/index.js';
-import { ENTRY_SCOPES } from './stores/index.js';
+import { type Seed, type SeedCollection, type SeedEntry, type SeedReport, type SeedWorkbook, ENTRY_SCOPES } from './stores/index.js';
 
 export const DEMO_COLLECTIONS: readonly SeedCollection[] = [
   { collectionId: 'col_demo_analytics', title: 'Analytics', description: 'Team analytics', workbookIds: ['wb_demo_sales'] },

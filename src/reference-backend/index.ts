@@ -3,8 +3,8 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { shippedContract } from '../contract/index.js';
-import { loadContract } from '../core/contract/load.js';
-import type { Contract } from '../core/contract/types.js';
+import { loadContract } from '../core/contract-model/load.js';
+import type { Contract } from '../core/contract-model/types.js';
 import { DEMO_SEED } from './demo-seed.js';
 import { methodsFor } from './methods/index.js';
 import { reportContentField } from './methods/reports.js';

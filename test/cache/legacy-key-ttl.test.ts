@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createMemoryStore } from '../../src/adapters/cache/memory-store.js';
 import { createLegacyKeyResolver } from '../../src/adapters/legacy-key-resolver.js';
-import type { Json, MigrationContext } from '../../src/core/contract/types.js';
+import type { Json, MigrationContext } from '../../src/core/contract-model/types.js';
 import { BackendCallError } from '../../src/core/errors.js';
 import { NO_SERVICES } from '../helpers/no-services.js';
 

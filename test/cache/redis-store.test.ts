@@ -6,7 +6,7 @@ import { createRedisLink, type RedisLink } from '../../src/adapters/cache/redis-
 import { createRedisStore, MAX_VALUE_CHARS, redisKey } from '../../src/adapters/cache/redis-store.js';
 import { createLegacyKeyResolver } from '../../src/adapters/legacy-key-resolver.js';
 import type { CacheStore } from '../../src/core/cache-store.js';
-import type { Json, MigrationContext } from '../../src/core/contract/types.js';
+import type { Json, MigrationContext } from '../../src/core/contract-model/types.js';
 import { BackendCallError } from '../../src/core/errors.js';
 import { memoryLog, sampleValue, waitFor } from '../helpers/serve-process.js';
 import { freePort } from '../../bench/free-port.js';

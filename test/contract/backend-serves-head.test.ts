@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { shippedContract } from '../../src/contract/index.js';
-import type { Contract, MethodSpec, VersionSpec } from '../../src/core/contract/types.js';
+import type { Contract, MethodSpec, VersionSpec } from '../../src/core/contract-model/types.js';
 import { DEMO_SEED, createReferenceBackend } from '../../src/reference-backend/index.js';
 import { HEAD } from '../helpers/calendar.js';
 import { arbitraryOf } from '../helpers/json-schema-arbitrary.js';

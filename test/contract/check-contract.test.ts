@@ -10,9 +10,9 @@ import {
   methodRemoved,
   object,
   request,
-} from '../../src/core/contract/builders.js';
-import { checkContract } from '../../src/core/contract/check.js';
-import type { Change, Contract, MethodSpec } from '../../src/core/contract/types.js';
+} from '../../src/core/contract-model/builders.js';
+import { checkContract } from '../../src/core/contract-model/check.js';
+import type { Change, Contract, MethodSpec } from '../../src/core/contract-model/types.js';
 
 const widget = (fields: Record<string, z.ZodType>): MethodSpec => ({
   request: z.looseObject(fields),

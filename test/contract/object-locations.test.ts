@@ -4,8 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import { shippedContract } from '../../src/contract/index.js';
 import { DATALENS_OBJECTS } from '../../src/contract/datalens/objects.js';
-import { loadContract } from '../../src/core/contract/load.js';
-import type { MigrationContext } from '../../src/core/contract/types.js';
+import { loadContract } from '../../src/core/contract-model/load.js';
+import type { MigrationContext } from '../../src/core/contract-model/types.js';
 import { GatewayError } from '../../src/core/errors.js';
 import { translateResponse } from '../../src/core/translate/engine.js';
 import { buildPlans, requirePlan } from '../../src/core/translate/plan.js';

@@ -5,9 +5,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { fieldAdded, fieldMoved, fieldRenamed, fieldToArray, object, request } from '../../src/core/contract/builders.js';
-import { loadContract } from '../../src/core/contract/load.js';
-import type { Json, MigrationContext } from '../../src/core/contract/types.js';
+import { fieldAdded, fieldMoved, fieldRenamed, fieldToArray, object, request } from '../../src/core/contract-model/builders.js';
+import { loadContract } from '../../src/core/contract-model/load.js';
+import type { Json, MigrationContext } from '../../src/core/contract-model/types.js';
 import { translateRequest, translateResponse, validateRequest } from '../../src/core/translate/engine.js';
 import { collect, deleteAt, getAt, setAt, splitPath } from '../../src/core/translate/paths.js';
 import { buildPlan } from '../../src/core/translate/plan.js';

@@ -22,9 +22,9 @@ import {
   methodRemoved,
   object,
   request,
-} from '../../src/core/contract/builders.js';
-import { ContractError, loadContract, type LoadedContract } from '../../src/core/contract/load.js';
-import type { Contract, Json, MethodSpec, MigrationContext, VersionSpec } from '../../src/core/contract/types.js';
+} from '../../src/core/contract-model/builders.js';
+import { ContractError, loadContract, type LoadedContract } from '../../src/core/contract-model/load.js';
+import type { Contract, Json, MethodSpec, MigrationContext, VersionSpec } from '../../src/core/contract-model/types.js';
 import { GatewayError } from '../../src/core/errors.js';
 import { translateRequest, translateResponse, validateRequest } from '../../src/core/translate/engine.js';
 import type { GuardPolicy } from '../../src/core/translate/guard.js';

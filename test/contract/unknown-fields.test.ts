@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { shippedContract } from '../../src/contract/index.js';
-import { loadContract } from '../../src/core/contract/load.js';
+import { loadContract } from '../../src/core/contract-model/load.js';
 import { openApiFor } from '../../src/core/derive/openapi.js';
 import { jsonSchemaOf } from '../../src/core/schema/diff.js';
 import { withStatedUnknownFields } from '../../src/core/derive/unknown-fields.js';

@@ -11,9 +11,9 @@ import {
   methodRemoved,
   object,
   request,
-} from '../../src/core/contract/builders.js';
-import { checkContract, isIncompatible } from '../../src/core/contract/check.js';
-import type { Change, Contract, FieldAdded, MethodSpec } from '../../src/core/contract/types.js';
+} from '../../src/core/contract-model/builders.js';
+import { checkContract, isIncompatible } from '../../src/core/contract-model/check.js';
+import type { Change, Contract, FieldAdded, MethodSpec } from '../../src/core/contract-model/types.js';
 
 const ok = z.object({ ok: z.boolean() });
 /** A method whose request has `fields` and whose response is fixed. */

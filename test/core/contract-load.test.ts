@@ -12,15 +12,15 @@ import {
   methodRemoved,
   object,
   request,
-} from '../../src/core/contract/builders.js';
+} from '../../src/core/contract-model/builders.js';
 import {
   ContractError,
   describeTarget,
   loadContract,
   methodAt,
   structuralProblems,
-} from '../../src/core/contract/load.js';
-import type { Change, Contract, FieldAdded, MethodSpec, VersionSpec } from '../../src/core/contract/types.js';
+} from '../../src/core/contract-model/load.js';
+import type { Change, Contract, FieldAdded, MethodSpec, VersionSpec } from '../../src/core/contract-model/types.js';
 
 const spec = (): MethodSpec => ({ request: z.object({}), response: z.object({}) });
 const version = (n: number, methods: string[], changes: Change[] = [], additions?: FieldAdded[]): VersionSpec => ({

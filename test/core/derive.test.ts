@@ -1,9 +1,9 @@
 // The documents derived from a contract: OpenAPI 3.1 per version, and the changelog.
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { fieldAdded, fieldRenamed, methodAdded, object, request } from '../../src/core/contract/builders.js';
-import { loadContract } from '../../src/core/contract/load.js';
-import type { Contract, MethodSpec } from '../../src/core/contract/types.js';
+import { fieldAdded, fieldRenamed, methodAdded, object, request } from '../../src/core/contract-model/builders.js';
+import { loadContract } from '../../src/core/contract-model/load.js';
+import type { Contract, MethodSpec } from '../../src/core/contract-model/types.js';
 import { renderChangelog } from '../../src/core/derive/changelog.js';
 import { UNKNOWN_FIELDS_RULE, openApiFor } from '../../src/core/derive/openapi.js';
 import { ERROR_CATALOGUE } from '../../src/core/errors.js';

@@ -7,8 +7,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { shippedContract } from '../../src/contract/index.js';
-import { loadContract, methodAt } from '../../src/core/contract/load.js';
-import type { Json, MigrationContext, ObjectLocation } from '../../src/core/contract/types.js';
+import { loadContract, methodAt } from '../../src/core/contract-model/load.js';
+import type { Json, MigrationContext, ObjectLocation } from '../../src/core/contract-model/types.js';
 import { GatewayError } from '../../src/core/errors.js';
 import { translateResponse } from '../../src/core/translate/engine.js';
 import { differences, lostFields } from '../../src/core/translate/guard.js';

@@ -1,7 +1,7 @@
 // The family (OpenAPI tag) of each method, found from its name, and the tags of a version's document.
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { loadContract } from '../../src/core/contract/load.js';
+import { loadContract } from '../../src/core/contract-model/load.js';
 import { familyOf, OTHER_FAMILY } from '../../src/core/derive/method-family.js';
 import { openApiFor } from '../../src/core/derive/openapi.js';
 import { ERROR_CATALOGUE } from '../../src/core/errors.js';

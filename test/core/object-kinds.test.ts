@@ -3,11 +3,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { fieldAdded, fieldConverted, fieldRemoved, fieldRenamed, fieldToArray, object, request, response } from '../../src/core/contract/builders.js';
-import { checkContract } from '../../src/core/contract/check.js';
-import { ContractError, loadContract } from '../../src/core/contract/load.js';
-import { schemaHas } from '../../src/core/contract/schema-paths.js';
-import type { Change, Json, MethodSpec, MigrationContext, VersionSpec } from '../../src/core/contract/types.js';
+import { fieldAdded, fieldConverted, fieldRemoved, fieldRenamed, fieldToArray, object, request, response } from '../../src/core/contract-model/builders.js';
+import { checkContract } from '../../src/core/contract-model/check.js';
+import { ContractError, loadContract } from '../../src/core/contract-model/load.js';
+import { schemaHas } from '../../src/core/contract-model/schema-paths.js';
+import type { Change, Json, MethodSpec, MigrationContext, VersionSpec } from '../../src/core/contract-model/types.js';
 import { translateRequest, translateResponse } from '../../src/core/translate/engine.js';
 import { collect, splitAtElements, withoutFilters } from '../../src/core/translate/paths.js';
 import { buildPlan, type MethodPlan } from '../../src/core/translate/plan.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { omit } from '../../src/core/contract/builders.js';
+import { omit } from '../../src/core/contract-model/builders.js';
 
 describe('omit', () => {
   it('copies a body without the named top-level fields and leaves the original as it was', () => {

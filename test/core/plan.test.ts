@@ -11,9 +11,9 @@ import {
   methodRemoved,
   object,
   request,
-} from '../../src/core/contract/builders.js';
-import { loadContract } from '../../src/core/contract/load.js';
-import type { Change, FieldAdded, Json, MethodSpec, MigrationContext, ObjectLocation, VersionSpec } from '../../src/core/contract/types.js';
+} from '../../src/core/contract-model/builders.js';
+import { loadContract } from '../../src/core/contract-model/load.js';
+import type { Change, FieldAdded, Json, MethodSpec, MigrationContext, ObjectLocation, VersionSpec } from '../../src/core/contract-model/types.js';
 import { GatewayError } from '../../src/core/errors.js';
 import { translateRequest, translateResponse } from '../../src/core/translate/engine.js';
 import { buildPlan, buildPlans, type MethodPlan, planKey, requirePlan } from '../../src/core/translate/plan.js';

@@ -1,7 +1,7 @@
 // Where a request schema would drop fields a client sent: every zod object that strips unknown keys, by path.
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { strippingObjects } from '../../src/core/contract/stripping-objects.js';
+import { strippingObjects } from '../../src/core/contract-model/stripping-objects.js';
 
 describe('strippingObjects', () => {
   it('finds none in loose and strict objects, and in values that are not objects', () => {

@@ -1,7 +1,7 @@
 // The translation engine on hand-made plans: dotted paths, request validation, migrations and the object-version guard.
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import type { Json, MigrationContext } from '../../src/core/contract/types.js';
+import type { Json, MigrationContext } from '../../src/core/contract-model/types.js';
 import { BackendCallError, GatewayError, type ValidationIssue } from '../../src/core/errors.js';
 import { guardObjects, translateRequest, translateResponse, validateRequest } from '../../src/core/translate/engine.js';
 import { collect, deleteAt, getAt, isJsonObject, setAt, splitPath } from '../../src/core/translate/paths.js';

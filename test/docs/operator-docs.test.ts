@@ -12,7 +12,7 @@ import { validateConfigFile } from '../../src/cli/validate-config.js';
 import { ConfigError, ENV_OVERRIDES, parseConfig } from '../../src/config/load.js';
 import { configSchema } from '../../src/config/schema.js';
 import { shippedContract } from '../../src/contract/index.js';
-import { loadContract } from '../../src/core/contract/load.js';
+import { loadContract } from '../../src/core/contract-model/load.js';
 import { openApiFor } from '../../src/core/derive/openapi.js';
 import { ROOT, tempDir } from '../helpers/serve-process.js';
 

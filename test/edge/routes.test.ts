@@ -3,8 +3,8 @@
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { reachesRpc } from '../../src/edge/lenient-path.js';
-import { routeOf } from '../../src/edge/routes.js';
+import { reachesRpc } from '../../src/edge/passthrough/lenient-path.js';
+import { routeOf } from '../../src/edge/server/routes.js';
 
 describe('routeOf', () => {
   it('finds the own routes at the root without a prefix, and only under it with one', () => {

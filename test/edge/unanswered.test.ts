@@ -2,7 +2,7 @@
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { Unanswered } from '../../src/edge/unanswered.js';
+import { Unanswered } from '../../src/edge/http/unanswered.js';
 
 const answer = () => new ServerResponse(new IncomingMessage(new Socket()));
 

@@ -2,7 +2,7 @@
 // added to the contract joins every test and bench calendar without an edit here.
 
 import { shippedContract } from '../../src/contract/index.js';
-import { loadContract } from '../../src/core/contract/load.js';
+import { loadContract } from '../../src/core/contract-model/load.js';
 
 const loaded = loadContract(shippedContract);
 

@@ -3,8 +3,7 @@
 // request has arrived, so modes can act "after the request" and `slow` can serve keep-alive connections.
 
 import { EventEmitter } from 'node:events';
-import { createServer, type Server, type Socket } from 'node:net';
-import type { AddressInfo } from 'node:net';
+import { createServer, type Server, type Socket, type AddressInfo } from 'node:net';
 import { HEAD } from './calendar.js';
 
 export type FaultMode = 'refuse' | 'hang' | 'reset' | 'garbage' | 'html' | 'reset-mid-body' | 'slow';

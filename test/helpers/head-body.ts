@@ -2,8 +2,8 @@
 // gateway would, and the API version stamp a read carries where the contract locates the method's object.
 
 import { shippedContract } from '../../src/contract/index.js';
-import { loadContract, methodAt } from '../../src/core/contract/load.js';
-import type { Json, MigrationContext } from '../../src/core/contract/types.js';
+import { loadContract, methodAt } from '../../src/core/contract-model/load.js';
+import type { Json, MigrationContext } from '../../src/core/contract-model/types.js';
 import { translateRequest, validateRequest } from '../../src/core/translate/engine.js';
 import { getAt } from '../../src/core/translate/paths.js';
 import { buildPlans, planKey } from '../../src/core/translate/plan.js';

@@ -10,7 +10,7 @@ import { type Stack, rpc, startStack } from './stack.js';
 export const HOSTILE_LIMITS = { bodyBytes: 4096, jsonDepth: 32, requestTimeoutMs: 1500, headersTimeoutMs: 1000 } as const;
 
 /**
- * Node checks headersTimeout/requestTimeout every connectionsCheckingInterval (1 s in app.ts), so a stalled
+ * Node checks headersTimeout/requestTimeout every connectionsCheckingInterval (1 s in src/edge/server/public-server.ts), so a stalled
  * client is cut between the timeout and the timeout + 1 s; this margin adds scheduling slack on top.
  */
 export const CHECK_INTERVAL_MARGIN_MS = 1_000 + 750;

@@ -1,6 +1,6 @@
 // Contract services for migration contexts whose migrations must use none (synthetic contracts): any use throws.
 
-import type { ContractServices } from '../../src/core/contract/services.js';
+import type { ContractServices } from '../../src/core/contract-model/services.js';
 
 const unused = (): never => {
   throw new Error('this migration context has no services: a migration used one');

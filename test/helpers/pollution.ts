@@ -3,7 +3,7 @@
 
 import fc from 'fast-check';
 import { expect } from 'vitest';
-import type { Json } from '../../src/core/contract/types.js';
+import type { Json } from '../../src/core/contract-model/types.js';
 
 /** JSON text whose objects may hold own `__proto__`, `constructor`, `prototype` keys (JSON.parse makes them own). */
 const DANGEROUS = ['__proto__', 'constructor', 'prototype'] as const;

@@ -2,7 +2,7 @@
 
 import { createLegacyKeyResolver } from '../../src/adapters/legacy-key-resolver.js';
 import { createPageTokenCache } from '../../src/adapters/page-token-cache.js';
-import type { ContractServices } from '../../src/core/contract/services.js';
+import type { ContractServices } from '../../src/core/contract-model/services.js';
 
 /** The in-process resolver (with these folder prefixes) and page-token cache, each holding `size` entries. */
 export const memoryServices = (prefixes: Record<string, string> = {}, size = 1000): ContractServices => ({

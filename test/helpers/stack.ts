@@ -5,7 +5,7 @@ import { createMetrics, type Metrics } from '../../src/admin/metrics.js';
 import { parseConfig } from '../../src/config/load.js';
 import type { GatewayConfigInput } from '../../src/config/schema.js';
 import { shippedContract } from '../../src/contract/index.js';
-import type { Contract } from '../../src/core/contract/types.js';
+import type { Contract } from '../../src/core/contract-model/types.js';
 import { createGateway, type Gateway, type ServerLimits } from '../../src/gateway/index.js';
 import { DEMO_SEED, createReferenceBackend, type ReferenceBackend } from '../../src/reference-backend/index.js';
 import { VERSIONS, contractCalendar, sunsetOf } from './calendar.js';
@@ -39,7 +39,7 @@ export interface StackOptions {
   /** Defaults to a silent logger. */
   logger?: import('pino').Logger;
   /** Records who calls what (the impact report); none by default. */
-  impact?: import('../../src/edge/impact-recorder.js').ImpactRecorder;
+  impact?: import('../../src/ports/impact.js').ImpactRecorder;
 }
 
 export interface Stack {

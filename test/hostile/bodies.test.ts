@@ -76,7 +76,7 @@ describe('malformed JSON', () => {
 
   // RFC 8259 §8.1: senders MUST NOT add a BOM; a parser MAY ignore it. The gateway ignores it when it checks the
   // body, but at the head version it forwards the original bytes, BOM included, and the backend refuses them.
-  // Regression test for a defect this suite found (src/edge/body.ts), since fixed.
+  // Regression test for a defect this suite found (src/edge/rpc/body.ts), since fixed.
   it('treats a body that starts with a UTF-8 BOM the same way at v2 as at v1: never forwards bytes the backend cannot parse', async () => {
     const body = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(JSON.stringify({ reportId }))]);
     const { res, seen } = await exchange([post('/rpc/getReport', body, rpcHeaders('2'))]);

@@ -252,7 +252,7 @@ describe('hop-by-hop lists naming headers the gateway must send', () => {
     expect(seen[0]!.headers['x-request-id']).toBe(res!.headers['x-request-id']);
   });
 
-  // Regression test for a defect this suite found (src/edge/proxy.ts,), since fixed.
+  // Regression test for a defect this suite found (src/edge/rpc/forwarder.ts,), since fixed.
   it.each(['2', '1'])('forwards the call with the backend\'s Host even when the client lists `host` in Connection (v%s)', async (version) => {
     const { res, seen } = await exchange([request([['x-dl-api-version', version], ['connection', 'host']])]);
     expect(res!.status, res!.bodyText).toBe(200);

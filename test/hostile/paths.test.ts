@@ -189,7 +189,7 @@ describe('hostile paths outside /rpc (the discovery routes)', () => {
     expectRefused(await ask(method, target));
   });
 
-  // Regression test for a defect this suite found (src/edge/discovery.ts:), since fixed.
+  // Regression test for a defect this suite found (src/edge/discovery/discovery.ts:), since fixed.
   it.each([
     ['GET', '/%E0/json'],
     ['GET', '/%/json'],

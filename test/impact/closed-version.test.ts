@@ -5,7 +5,8 @@
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMetrics } from '../../src/admin/metrics.js';
-import { createImpactRecorder, type ImpactRecorder } from '../../src/edge/impact-recorder.js';
+import { createImpactRecorder } from '../../src/adapters/impact/recorder.js';
+import type { ImpactRecorder } from '../../src/ports/impact.js';
 import { HEAD, VERSIONS } from '../helpers/calendar.js';
 import { expectProblem } from '../helpers/http.js';
 import { startRedis, type TestRedis } from '../helpers/redis.js';

@@ -2,7 +2,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { shippedContract } from '../../src/contract/index.js';
-import { loadContract } from '../../src/core/contract/load.js';
+import { loadContract } from '../../src/core/contract-model/load.js';
 import { impactsAfter } from '../../src/core/impact/changes.js';
 import { buildImpactReport, watchedPaths } from '../../src/core/impact/report.js';
 import { UsageBook } from '../../src/core/impact/usage.js';

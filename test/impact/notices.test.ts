@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serve, type Serving } from '../../src/cli/serve.js';
 import type { NoticeBody } from '../../src/core/impact/notices.js';
-import type { DeliveryRecord } from '../../src/edge/notices.js';
+import type { DeliveryRecord } from '../../src/adapters/impact/notices.js';
 import { listen } from '../../src/net/listen.js';
 import { DEMO_SEED, createReferenceBackend, type ReferenceBackend } from '../../src/reference-backend/index.js';
 import { startRedis, type TestRedis } from '../helpers/redis.js';

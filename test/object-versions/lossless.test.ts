@@ -5,7 +5,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, parseConfig } from '../../src/config/load.js';
-import { loadContract } from '../../src/core/contract/load.js';
+import { loadContract } from '../../src/core/contract-model/load.js';
 import { shippedContract } from '../../src/contract/index.js';
 import { buildPlan } from '../../src/core/translate/plan.js';
 import { HEAD, VERSIONS } from '../helpers/calendar.js';

@@ -5,7 +5,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shippedContract } from '../../src/contract/index.js';
-import { loadContract, methodAt } from '../../src/core/contract/load.js';
+import { loadContract, methodAt } from '../../src/core/contract-model/load.js';
 import { buildPlan } from '../../src/core/translate/plan.js';
 import { HEAD, contractCalendar, releaseOf } from '../helpers/calendar.js';
 import { type Stack, rpc, startStack } from '../helpers/stack.js';

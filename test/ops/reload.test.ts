@@ -344,7 +344,7 @@ describe('a valid reload under load', () => {
 });
 
 describe('a reload while /readyz is checking the backend', () => {
-  // Fixed in src/edge/app.ts: discovery requests were not counted in flight, so a reload retired the
+  // Fixed in src/edge/server/public-server.ts: discovery requests were not counted in flight, so a reload retired the
   // generation at once and destroyed its agent under /readyz's ping (503 "not ready" during a reload).
   it('keeps /readyz ready when the config is reloaded during its backend check', async () => {
     const upstream = await startFaultUpstream('slow', { delayMs: 1_000 });

@@ -1,8 +1,8 @@
 // The shipped contract as the replay suites read it: each version's methods and their response schemas.
 
 import { shippedContract } from '../../src/contract/index.js';
-import { loadContract } from '../../src/core/contract/load.js';
-import type { MethodSpec } from '../../src/core/contract/types.js';
+import { loadContract } from '../../src/core/contract-model/load.js';
+import type { MethodSpec } from '../../src/core/contract-model/types.js';
 
 export const CONTRACT = loadContract(shippedContract);
 

@@ -6,8 +6,8 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shippedContract } from '../../src/contract/index.js';
-import { loadContract } from '../../src/core/contract/load.js';
-import type { Contract, MethodSpec } from '../../src/core/contract/types.js';
+import { loadContract } from '../../src/core/contract-model/load.js';
+import type { Contract, MethodSpec } from '../../src/core/contract-model/types.js';
 import { buildPlan } from '../../src/core/translate/plan.js';
 import { DEMO_SEED, createReferenceBackend, type ReferenceBackend } from '../../src/reference-backend/index.js';
 import { HEAD, VERSIONS } from '../helpers/calendar.js';

@@ -6,7 +6,7 @@
 //   the key-or-workbook rule of create: src/shared/zod-schemas/entry.ts (the backend enforces it).
 
 import { z } from 'zod';
-import type { MethodSpec } from '../../core/contract/types.js';
+import type { MethodSpec } from '../../core/contract-model/types.js';
 import { annotation, branch, empty, flag, id, method, nullableId, open, record, storedEntry, strict, text, updateMode } from './common.js';
 
 /** The chart methods of one template: `ql` for QL charts, `datalens` for Wizard charts. */

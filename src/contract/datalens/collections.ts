@@ -4,7 +4,7 @@
 // src/shared/schema/us/actions/collections/<file> as named above it; none of them is strict.
 
 import { z } from 'zod';
-import type { MethodSpec } from '../../core/contract/types.js';
+import type { MethodSpec } from '../../core/contract-model/types.js';
 import { answer, collection, flag, id, ids, method, nullableId, open, orderDirection, orderField, text, workbook } from './common.js';
 
 const collections = answer({ collections: z.array(collection) });

@@ -5,7 +5,7 @@
 //   src/shared/schema/us/schemas/operation/index.ts, src/shared/schema/us/schemas/{collections,workbooks}/index.ts.
 
 import { z } from 'zod';
-import type { MethodSpec } from '../../core/contract/types.js';
+import type { MethodSpec } from '../../core/contract-model/types.js';
 
 type Shape = Parameters<typeof z.looseObject>[0];
 

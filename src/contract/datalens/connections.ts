@@ -5,7 +5,7 @@
 //   backend's per-connector ConnectionCreate/ConnectionUpdate/ConnectionRead, left open here).
 
 import { z } from 'zod';
-import type { MethodSpec } from '../../core/contract/types.js';
+import type { MethodSpec } from '../../core/contract-model/types.js';
 import { answer, empty, id, method, nullableId, open, record, strict, text } from './common.js';
 
 /** ConnectionRead: connector-specific fields around an id, a type and a name. */

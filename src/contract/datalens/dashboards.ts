@@ -7,7 +7,7 @@
 // Tab items and global items are typed per kind as the real /1/json/ of the same commit has them.
 
 import { z } from 'zod';
-import type { MethodSpec } from '../../core/contract/types.js';
+import type { MethodSpec } from '../../core/contract-model/types.js';
 import { annotation, answer, apiVersionStamp, branch, empty, flag, id, method, open, permissions, record, storedEntry, strict, text, updateMode } from './common.js';
 
 const DASH_SCHEME_VERSION = 8;

@@ -6,7 +6,7 @@
 //   src/shared/schema/bi/actions/datasets.ts (getDataset is getDatasetByVersion: always the draft version).
 
 import { z } from 'zod';
-import type { MethodSpec } from '../../core/contract/types.js';
+import type { MethodSpec } from '../../core/contract-model/types.js';
 import { answer, empty, flag, id, method, nullableId, open, record, strict, text } from './common.js';
 
 /** DatasetRead: the id, the dataset itself and the options the backend derives for it. */

@@ -4,7 +4,7 @@
 // src/shared/schema/us/actions/entries/get-entries-relations.ts: a strict schema.
 
 import { z } from 'zod';
-import type { MethodSpec } from '../../core/contract/types.js';
+import type { MethodSpec } from '../../core/contract-model/types.js';
 import { answer, entryFullPermissions, entryScope, flag, ids, method, permissions, record, strict, text } from './common.js';
 
 const relation = answer({

@@ -5,7 +5,7 @@
 //   src/shared/constants/meta-manager/index.ts.
 
 import { z } from 'zod';
-import type { MethodSpec } from '../../core/contract/types.js';
+import type { MethodSpec } from '../../core/contract-model/types.js';
 import { answer, entryScope, id, method, nullableId, open, record, text } from './common.js';
 
 const status = z.enum(['pending', 'success', 'error']);

@@ -3,7 +3,7 @@
 // Method list: github.com/datalens-tech/datalens-ui, src/server/components/public-api/config/v1.ts
 // (getPublicApiActionsV1, commit f581b7c31d6e9189ebeb1e1632b5fe7570534fb8); each family file cites its schemas.
 
-import type { MethodSpec } from '../../core/contract/types.js';
+import type { MethodSpec } from '../../core/contract-model/types.js';
 import { qlChartMethods, wizardChartMethods } from './charts.js';
 import { collectionMethods } from './collections.js';
 import { connectionMethods } from './connections.js';

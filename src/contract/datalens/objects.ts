@@ -4,7 +4,7 @@
 // object's content are refused. Why: docs/reference/object-versions.md.
 // Answer shapes: see src/reference-backend/methods/views.ts (sources cited there).
 
-import type { MethodSpec, ObjectLocation, RequestObjectLocation } from '../../core/contract/types.js';
+import type { MethodSpec, ObjectLocation, RequestObjectLocation } from '../../core/contract-model/types.js';
 
 const one = (type: string, idField: string, path = '', versionField?: string): readonly ObjectLocation[] => [
   { type, path, idField, ...(versionField !== undefined && { versionField }) },

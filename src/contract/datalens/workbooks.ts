@@ -4,7 +4,7 @@
 // src/shared/schema/us/actions/workbooks/<file> as named above it (or the schema file it imports); none is strict.
 
 import { z } from 'zod';
-import type { MethodSpec } from '../../core/contract/types.js';
+import type { MethodSpec } from '../../core/contract-model/types.js';
 import {
   answer,
   flag,

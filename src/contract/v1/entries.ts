@@ -7,7 +7,7 @@
 //   leaves that cross-field rule to it.
 
 import { z } from 'zod';
-import type { MethodSpec } from '../../core/contract/types.js';
+import type { MethodSpec } from '../../core/contract-model/types.js';
 import { answer, entriesOrderBy, flag, open, permissions, record } from '../datalens/common.js';
 
 const oneOrMany = z.union([z.string(), z.array(z.string()).max(1000)]);

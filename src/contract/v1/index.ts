@@ -1,6 +1,6 @@
 // API version 1: the DataLens public API, the report methods and page-numbered getEntries.
 
-import type { VersionSpec } from '../../core/contract/types.js';
+import type { VersionSpec } from '../../core/contract-model/types.js';
 import { datalensV1Methods } from '../datalens/index.js';
 import { ENTRIES_LIST_OBJECTS, withObjects } from '../datalens/objects.js';
 import { datasetAdditionsV1 } from './datasets.js';

@@ -1,8 +1,8 @@
 // Version 1 report methods: a report is addressed by its legacy folder `key`.
 
 import { z } from 'zod';
-import { fieldAdded, object, request } from '../../core/contract/builders.js';
-import type { FieldAdded, MethodSpec } from '../../core/contract/types.js';
+import { fieldAdded, object, request } from '../../core/contract-model/builders.js';
+import type { FieldAdded, MethodSpec } from '../../core/contract-model/types.js';
 
 const reportObject = z.looseObject({
   id: z.string(),

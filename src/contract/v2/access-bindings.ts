@@ -6,7 +6,7 @@
 // (open), USAccessBindingDelta, USAccessBinding, USAccessBindingSubject; the updates answer DatalensOperation.
 
 import { z } from 'zod';
-import type { MethodSpec } from '../../core/contract/types.js';
+import type { MethodSpec } from '../../core/contract-model/types.js';
 import { answer, id, method, open, operation, strict } from '../datalens/common.js';
 
 /** USAccessBindingSubject types. */

@@ -3,7 +3,7 @@
 // Source: the real spec (spec-source.ts), paths /rpc/<method> parameters {in: header, name: x-dl-audit-mode,
 // required: false, schema: {type: string, enum: ["true"]}}.
 
-import type { MethodSpec } from '../../core/contract/types.js';
+import type { MethodSpec } from '../../core/contract-model/types.js';
 
 export const AUDIT_MODE_HEADER = 'x-dl-audit-mode';
 

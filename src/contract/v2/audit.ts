@@ -4,7 +4,7 @@
 // Both argument objects are strict (additionalProperties: false).
 
 import { z } from 'zod';
-import type { MethodSpec } from '../../core/contract/types.js';
+import type { MethodSpec } from '../../core/contract-model/types.js';
 import { answer, method, permissions, strict } from '../datalens/common.js';
 
 /** AuditEntry. */

@@ -7,8 +7,8 @@
 // (the live version-2 spec at https://api.datalens.tech/json/ as of 2026-07-27, 95 methods); their schemas cite the
 // real spec (spec-source.ts).
 
-import { custom, methodAdded, request } from '../../core/contract/builders.js';
-import type { Change, MethodSpec } from '../../core/contract/types.js';
+import { custom, methodAdded, request } from '../../core/contract-model/builders.js';
+import type { Change, MethodSpec } from '../../core/contract-model/types.js';
 import { accessBindingMethods } from './access-bindings.js';
 import { auditMethods } from './audit.js';
 import { editorChartMethods } from './editor-charts.js';

@@ -4,7 +4,7 @@
 // (the generated DataLens API reference). Strictness is not documented there: unknown fields pass.
 
 import { z } from 'zod';
-import type { MethodSpec } from '../../core/contract/types.js';
+import type { MethodSpec } from '../../core/contract-model/types.js';
 import { annotation, answer, apiVersionStamp, branch, empty, flag, id, method, nullableId, open, permissions, storedEntry, text, updateMode } from '../datalens/common.js';
 
 /** The Editor node types the reference lists (create documents the first five, update all of them). */

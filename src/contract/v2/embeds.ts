@@ -6,7 +6,7 @@
 // EmbeddingSecret; /rpc/listEmbeds answers Embed[], /rpc/listEmbeddingSecrets EmbeddingSecret[]. All arguments open.
 
 import { z } from 'zod';
-import type { MethodSpec } from '../../core/contract/types.js';
+import type { MethodSpec } from '../../core/contract-model/types.js';
 import { answer, id, method, open } from '../datalens/common.js';
 
 /** EmbedSettings. */

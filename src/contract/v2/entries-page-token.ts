@@ -7,9 +7,9 @@
 
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { custom, request } from '../../core/contract/builders.js';
+import { custom, request } from '../../core/contract-model/builders.js';
 import { GatewayError } from '../../core/errors.js';
-import type { CustomChange, Json, MethodSpec, MigrationContext } from '../../core/contract/types.js';
+import type { CustomChange, Json, MethodSpec, MigrationContext } from '../../core/contract-model/types.js';
 import { open } from '../datalens/common.js';
 import { entriesAnswer, getEntriesArgs } from '../v1/entries.js';
 

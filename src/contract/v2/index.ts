@@ -1,7 +1,7 @@
 // API version 2: two incompatible changes released together (so one bump): reports move from keys to
 // workbooks, and getEntries pages by token.
 
-import type { VersionSpec } from '../../core/contract/types.js';
+import type { VersionSpec } from '../../core/contract-model/types.js';
 import { ENTRIES_LIST_OBJECTS } from '../datalens/objects.js';
 import { version1 } from '../v1/index.js';
 import { withAuditMode } from './audit-mode.js';

@@ -3,7 +3,7 @@
 // License, LicenseWithLastLogin, LicenseLimit, LicenseLimits, SetLicenseLimitArgs; /rpc/assignLicenses answers License[].
 
 import { z } from 'zod';
-import type { MethodSpec } from '../../core/contract/types.js';
+import type { MethodSpec } from '../../core/contract-model/types.js';
 import { answer, method, open, record, strict } from '../datalens/common.js';
 
 /** License. */

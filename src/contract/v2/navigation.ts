@@ -6,7 +6,7 @@
 // CollectionPermissions, WorkbookPermissions, EntryPermissions.
 
 import { z } from 'zod';
-import type { MethodSpec } from '../../core/contract/types.js';
+import type { MethodSpec } from '../../core/contract-model/types.js';
 import { answer, entriesOrderBy, method, open, permissions, record, strict } from '../datalens/common.js';
 import { permissionsByEntry } from './audit.js';
 

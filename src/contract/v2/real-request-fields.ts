@@ -7,8 +7,8 @@
 // ("onlyEntries"), GetEntriesRelationsArgs.scope (EntryScope with "report").
 
 import { z } from 'zod';
-import { custom, request } from '../../core/contract/builders.js';
-import type { CustomChange, MethodSpec } from '../../core/contract/types.js';
+import { custom, request } from '../../core/contract-model/builders.js';
+import type { CustomChange, MethodSpec } from '../../core/contract-model/types.js';
 import { ENTRY_SCOPES } from '../datalens/common.js';
 
 type Extender = (schema: z.ZodObject) => z.ZodObject;

@@ -3,10 +3,10 @@
 // report as `legacyKey` so that a v1 read returns the key it was written with.
 
 import { z } from 'zod';
-import { custom, object, omit, request } from '../../core/contract/builders.js';
+import { custom, object, omit, request } from '../../core/contract-model/builders.js';
 import { GatewayError } from '../../core/errors.js';
-import type { LegacyKeyResolution } from '../../core/contract/services.js';
-import type { CustomChange, Json, MethodSpec, MigrationContext } from '../../core/contract/types.js';
+import type { LegacyKeyResolution } from '../../core/contract-model/services.js';
+import type { CustomChange, Json, MethodSpec, MigrationContext } from '../../core/contract-model/types.js';
 import { reportMethodsV1 } from '../v1/reports.js';
 
 const reportObject = z.looseObject({

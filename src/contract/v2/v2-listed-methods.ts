@@ -5,7 +5,7 @@
 // Their arguments are open: the gateway checks only that the body is a JSON object and passes every field on.
 
 import { z } from 'zod';
-import type { MethodSpec } from '../../core/contract/types.js';
+import type { MethodSpec } from '../../core/contract-model/types.js';
 import { answer, method, open } from '../datalens/common.js';
 
 const passed = (description: string, response: z.ZodType = answer({})): MethodSpec => method(`${description} Arguments as the backend defines them.`, open({}), response);

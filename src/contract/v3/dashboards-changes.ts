@@ -8,8 +8,8 @@
 // real v1 document (datalens-ui f581b7c, /1/json/) requires. docs/reference/object-versions.md ("Dashboards at
 // version 3") states each rule that is not one to one.
 
-import { custom, fieldConverted, fieldRemoved, object, response } from '../../core/contract/builders.js';
-import type { Change, Json, ValueConversion } from '../../core/contract/types.js';
+import { custom, fieldConverted, fieldRemoved, object, response } from '../../core/contract-model/builders.js';
+import type { Change, Json, ValueConversion } from '../../core/contract-model/types.js';
 import { DATASET_DATA_TYPES } from './dashboards.js';
 
 const dashboard = object('dashboard');

@@ -12,7 +12,7 @@
 // `params` and the dashboard settings stay open as in v1.
 
 import { z } from 'zod';
-import type { MethodSpec } from '../../core/contract/types.js';
+import type { MethodSpec } from '../../core/contract-model/types.js';
 import { dashSettingsV1, itemConnection, layoutItem } from '../datalens/dashboards.js';
 import { annotation, answer, apiVersionStamp, branch, empty, flag, id, method, open, permissions, record, storedEntry, strict, text, updateMode } from '../datalens/common.js';
 

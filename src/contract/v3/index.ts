@@ -1,7 +1,7 @@
 // API version 3 (the real DataLens version 3, released 2026-09-08): dashboards take the DashboardV2 contract and
 // Wizard charts the Wizard document format. Changes are a plain list: each family adds its own.
 
-import type { VersionSpec } from '../../core/contract/types.js';
+import type { VersionSpec } from '../../core/contract-model/types.js';
 import { withAuditMode } from '../v2/audit-mode.js';
 import { version2 } from '../v2/index.js';
 import { dashboardChangesV3 } from './dashboards-changes.js';

@@ -2,9 +2,9 @@
 // with their config as a v3 document (wizard-config.ts); answers come down as the flat entry with the config the
 // client wrote. The rules and their sources: docs/reference/object-versions.md ("Wizard charts at version 3").
 
-import { custom, object, omit, request } from '../../core/contract/builders.js';
+import { custom, object, omit, request } from '../../core/contract-model/builders.js';
 import { GatewayError } from '../../core/errors.js';
-import type { Change, CustomChange, Json, Target } from '../../core/contract/types.js';
+import type { Change, CustomChange, Json, Target } from '../../core/contract-model/types.js';
 import { API_VERSION_FIELD } from '../datalens/objects.js';
 import { configDown, configUp, isWizardDocument } from './wizard-config.js';
 

@@ -8,7 +8,7 @@
 // How old configs map to the document and back: wizard-config.ts and docs/reference/object-versions.md ("Wizard charts at version 3").
 
 import { z } from 'zod';
-import type { MethodSpec, ObjectLocation } from '../../core/contract/types.js';
+import type { MethodSpec, ObjectLocation } from '../../core/contract-model/types.js';
 import { API_VERSION_FIELD } from '../datalens/objects.js';
 import { answer, apiVersionStamp, branch, flag, id, method, nullableId, open, permissions, record, storedEntry, text, updateMode } from '../datalens/common.js';
 import { wizardChartMethods } from '../datalens/charts.js';

@@ -1,7 +1,7 @@
 // The changelog in markdown, from the changes' descriptions (and release dates when a calendar is given).
 
-import type { LoadedContract } from '../contract/load.js';
-import { isIncompatible } from '../contract/check.js';
+import type { LoadedContract } from '../contract-model/load.js';
+import { isIncompatible } from '../contract-model/check.js';
 import type { Calendar } from '../lifecycle/calendar.js';
 
 const day = (d: Date | undefined) => (d ? d.toISOString().slice(0, 10) : undefined);

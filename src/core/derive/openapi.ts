@@ -1,9 +1,9 @@
 // OpenAPI 3.1 for one API version, derived from the contract: every method as POST /rpc/<method>.
 
 import { ERROR_CATALOGUE } from '../errors.js';
-import type { LoadedContract } from '../contract/load.js';
-import { withoutFilters } from '../contract/field-path.js';
-import type { Deprecation } from '../contract/types.js';
+import type { LoadedContract } from '../contract-model/load.js';
+import { withoutFilters } from '../contract-model/field-path.js';
+import type { Deprecation } from '../contract-model/types.js';
 import { deprecationsFor } from '../impact/deprecations.js';
 import { type Family, familyOf } from './method-family.js';
 import { jsonSchemaOf, type JsonSchema } from '../schema/diff.js';

@@ -1,9 +1,9 @@
 // What the contract declares will change for a call: for a method at a client's version, every incompatible
 // change of each later version that touches the method, its request fields or its answer.
 
-import { isIncompatible } from '../contract/check.js';
-import { methodAt, type LoadedContract } from '../contract/load.js';
-import type { Change, Target } from '../contract/types.js';
+import { isIncompatible } from '../contract-model/check.js';
+import { methodAt, type LoadedContract } from '../contract-model/load.js';
+import type { Change, Target } from '../contract-model/types.js';
 
 /** One declared change a call at an older version will meet. */
 export interface Impact {

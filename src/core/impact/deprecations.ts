@@ -1,8 +1,8 @@
 // Deprecations inside a supported version (VersionSpec.deprecations): which apply to a call at a version, and
 // which of them a body uses.
 
-import { methodAt, type LoadedContract } from '../contract/load.js';
-import type { Deprecation } from '../contract/types.js';
+import { methodAt, type LoadedContract } from '../contract-model/load.js';
+import type { Deprecation } from '../contract-model/types.js';
 import { collect } from '../translate/paths.js';
 
 /** A deprecation as it applies: with the version that declared it and its instant. */

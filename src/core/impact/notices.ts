@@ -1,6 +1,6 @@
 // Which notices are due: for each client with a webhook still calling a deprecated version, one when it is first
 // seen there, and one at the nearest configured lead time before the sunset that has been reached. Plain data
-// from the impact report; sending, signing and deduplication are the edge's (src/edge/notices.ts).
+// from the impact report; sending, signing and deduplication are src/adapters/impact/notices.ts's.
 
 import type { AffectedUse, DeprecatedUse, ImpactReport } from './report.js';
 

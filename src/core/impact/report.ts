@@ -1,7 +1,7 @@
 // The per-client impact report: for each client, each version it calls, what of its use changes or disappears
 // at each later version (from the contract's declared changes), and the day that version is sunset.
 
-import type { LoadedContract } from '../contract/load.js';
+import type { LoadedContract } from '../contract-model/load.js';
 import { type Calendar, type CalendarRow, calendarRow, findEntry, statusAt, type VersionStatus } from '../lifecycle/calendar.js';
 import { impactsAfter, type Impact } from './changes.js';
 import { deprecationsFor } from './deprecations.js';

@@ -2,7 +2,7 @@
 
 import { BackendCallError, GatewayError } from '../errors.js';
 import { toValidationIssues } from '../validation-issues.js';
-import type { Json, MigrationContext, ObjectLocation } from '../contract/types.js';
+import type { Json, MigrationContext, ObjectLocation } from '../contract-model/types.js';
 import { DEFAULT_POLICY, type GuardPolicy, type KindHistory, decideObject, lostFields } from './guard.js';
 import { collect, getAt, isJsonObject } from './paths.js';
 import type { MethodPlan } from './plan.js';

@@ -1,7 +1,7 @@
 // The object-version guard's rule: whether an object saved under one version may be served to a client of another,
 // and the round trip that proves nothing is lost. Pure: both the buffered and any streamed answer path call it.
 
-import type { Json, MigrationContext } from '../contract/types.js';
+import type { Json, MigrationContext } from '../contract-model/types.js';
 import { isPromiseLike } from './promise-like.js';
 
 /**

@@ -2,9 +2,9 @@
 // elements whose `key` is `value` (one member of a tagged union, e.g. `tabs.*.items.*[type=title]`); `name[key=value]`
 // steps into `name` only when it is that member (`data[sourceType=manual]`).
 
-import { FORBIDDEN, type Segment, parsePath } from '../contract/field-path.js';
+import { FORBIDDEN, type Segment, parsePath } from '../contract-model/field-path.js';
 
-export { hasElements, parsePath, parseSegment, splitAtElements, splitPath, withoutFilters, type EachSegment, type KeySegment, type Segment } from '../contract/field-path.js';
+export { hasElements, parsePath, parseSegment, splitAtElements, splitPath, withoutFilters, type EachSegment, type KeySegment, type Segment } from '../contract-model/field-path.js';
 
 type Obj = Record<string, unknown>;
 

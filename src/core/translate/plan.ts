@@ -1,8 +1,8 @@
 // Precomputes, per method and version, the chain of migrations up to the head and back down.
 
 import { GatewayError } from '../errors.js';
-import { type LoadedContract, methodAt } from '../contract/load.js';
-import type { BodyMigration, Change, FieldAdded, Json, MethodSpec, ObjectLocation, Target } from '../contract/types.js';
+import { type LoadedContract, methodAt } from '../contract-model/load.js';
+import type { BodyMigration, Change, FieldAdded, Json, MethodSpec, ObjectLocation, Target } from '../contract-model/types.js';
 import { collect, deletePrunedAt, getAt, isJsonObject, objectsAt, parseSegment, setAt, splitAtElements, splitPath } from './paths.js';
 import type { KindHistory, ObjectStep } from './guard.js';
 import { isPromiseLike } from './promise-like.js';

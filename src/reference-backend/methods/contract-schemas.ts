@@ -2,7 +2,7 @@
 // serves and validates with (one source of truth for the argument shapes).
 
 import { shippedContract } from '../../contract/index.js';
-import type { MethodSpec, VersionSpec } from '../../core/contract/types.js';
+import type { MethodSpec, VersionSpec } from '../../core/contract-model/types.js';
 
 const versions = shippedContract.versions;
 

@@ -1,7 +1,7 @@
 // The RPC methods the backend serves, by family, and how a call is validated and run.
 
 import type { z } from 'zod';
-import type { VersionSpec } from '../../core/contract/types.js';
+import type { VersionSpec } from '../../core/contract-model/types.js';
 import { HEAD } from './contract-schemas.js';
 import { BackendError } from '../shared/errors.js';
 import { accessBindingMethods } from './access-bindings.js';

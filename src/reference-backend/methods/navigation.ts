@@ -3,10 +3,9 @@
 // workbooks, made explicitly (createFolder) or implied by an entry's key. Full rights everywhere (no access control).
 // Shapes: the real spec's components (src/contract/v2/navigation.ts).
 
-import { assertWritableBy, restamp, type Entry } from '../stores/index.js';
+import { assertWritableBy, restamp, type Entry, type Store } from '../stores/index.js';
 import { nameOf } from '../stores/entries.js';
 import { implicitFolderId } from '../stores/folders.js';
-import type { Store } from '../stores/index.js';
 import { COLLECTION_PERMISSIONS, ENTRY_PERMISSIONS, WORKBOOK_PERMISSIONS, actorOf, fromContract, type Args, type MethodHandler } from './context.js';
 import { invalid } from './paging.js';
 

@@ -4,7 +4,7 @@
 // plus `legacyKey`, which the gateway adds for v1 clients.
 
 import { z } from 'zod';
-import type { VersionSpec } from '../../core/contract/types.js';
+import type { VersionSpec } from '../../core/contract-model/types.js';
 import { BackendError } from '../shared/errors.js';
 import { assertWritableBy } from '../stores/index.js';
 import { define, type MethodHandler } from './context.js';

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shippedContract } from '../../../src/contract/index.js';
 import { AUDIT_MODE_METHODS } from '../../../src/contract/v2/audit-mode.js';
-import { loadContract } from '../../../src/core/contract/load.js';
+import { loadContract } from '../../../src/core/contract-model/load.js';
 import { openApiFor } from '../../../src/core/derive/openapi.js';
 import { rpc, startStack, type Stack } from '../../helpers/stack.js';
 

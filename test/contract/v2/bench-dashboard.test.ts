@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { realShapedDashboardData } from '../../../bench/dashboard.js';
 import { shippedContract } from '../../../src/contract/index.js';
-import { loadContract, methodAt } from '../../../src/core/contract/load.js';
+import { loadContract, methodAt } from '../../../src/core/contract-model/load.js';
 
 describe("the bench's real-shaped dashboard", () => {
   it('is a valid createDashboard body at version 2', () => {

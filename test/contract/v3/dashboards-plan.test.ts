@@ -3,8 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { HEAD } from '../../helpers/calendar.js';
 import { shippedContract } from '../../../src/contract/index.js';
-import { loadContract } from '../../../src/core/contract/load.js';
-import type { Json, MigrationContext } from '../../../src/core/contract/types.js';
+import { loadContract } from '../../../src/core/contract-model/load.js';
+import type { Json, MigrationContext } from '../../../src/core/contract-model/types.js';
 import { translateRequest, translateResponse } from '../../../src/core/translate/engine.js';
 import { buildPlan, type MethodPlan } from '../../../src/core/translate/plan.js';
 import { NO_SERVICES } from '../../helpers/no-services.js';

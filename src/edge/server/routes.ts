@@ -1,7 +1,7 @@
 // Which listener route a request URL (outside /rpc/) belongs to: a probe, one of the gateway's own routes
 // under the configured prefix, or the upstream (pass-through).
 
-import { MAX_VERSION_DIGITS, VERSION_PATTERN } from '../core/version/number.js';
+import { MAX_VERSION_DIGITS, VERSION_PATTERN } from '../../core/version/number.js';
 
 /** The gateway's own routes, relative to the prefix: discovery documents, the changelog, the reference pages (also nginx-front's). */
 export const OWN_ROUTE_PATTERN =

@@ -1,7 +1,7 @@
 // Shape limits on request JSON that a schema cannot express: nesting depth, and keys that pollute
 // prototypes when some consumer merges the body (`__proto__`, `constructor.prototype`).
 
-import { GatewayError } from '../core/errors.js';
+import { GatewayError } from '../../core/errors.js';
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;

@@ -2,16 +2,15 @@
 // connections, built together (src/gateway/runtime.ts) and swapped whole on a reload.
 
 import type { Logger } from 'pino';
-import type { Metrics } from '../admin/metrics.js';
-import type { BackendClient } from '../adapters/backend-client.js';
 import type { GatewayConfig } from '../config/schema.js';
-import type { LoadedContract } from '../core/contract/load.js';
-import type { ContractServices } from '../core/contract/services.js';
+import type { LoadedContract } from '../core/contract-model/load.js';
+import type { ContractServices } from '../core/contract-model/services.js';
 import type { Calendar } from '../core/lifecycle/calendar.js';
 import type { MethodPlan } from '../core/translate/plan.js';
-import type { ImpactRecorder } from './impact-recorder.js';
+import type { ImpactRecorder } from './impact.js';
+import type { RequestMetrics } from './metrics.js';
 import type { PassThrough } from './passthrough.js';
-import type { Forwarder } from './proxy.js';
+import type { BackendClient, Forwarder } from './upstream.js';
 
 export type Clock = () => Date;
 
@@ -31,7 +30,7 @@ export interface Runtime {
   readonly logger: Logger;
   /** Writes the one line per request (see src/cli/logger.ts for why it is a logger of its own). */
   readonly requestLog: Logger;
-  readonly metrics: Metrics;
+  readonly metrics: RequestMetrics;
   /** Who calls what, for the impact report (shared by every generation); undefined: nothing recorded. */
   readonly impact?: ImpactRecorder | undefined;
   /** Counts a request in flight on this generation; call the returned function when it ends. */

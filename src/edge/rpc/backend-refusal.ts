@@ -2,9 +2,9 @@
 // migration's own call: the one rule written in docs/reference/errors.md ("Answers from the backend").
 
 import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
-import { GatewayError } from '../core/errors.js';
-import { isJsonMediaType } from '../core/media-type.js';
-import { HOP_BY_HOP, connectionListed } from './headers.js';
+import { GatewayError } from '../../core/errors.js';
+import { isJsonMediaType } from '../../core/media-type.js';
+import { HOP_BY_HOP, connectionListed } from '../http/headers.js';
 
 /** A backend answer to pass on as it is: status, end-to-end headers and the bytes it sent. */
 export interface PassedOn {

@@ -2,8 +2,8 @@
 // from the other side are dropped by the rules in headers.ts).
 
 import type { ServerResponse } from 'node:http';
-import { type Calendar, type CalendarEntry, findEntry, statusAt } from '../core/lifecycle/calendar.js';
-import { type LifecycleHeaders, lifecycleHeaders } from '../core/lifecycle/headers.js';
+import { type Calendar, type CalendarEntry, findEntry, statusAt } from '../../core/lifecycle/calendar.js';
+import { type LifecycleHeaders, lifecycleHeaders } from '../../core/lifecycle/headers.js';
 
 /** Towards the backend: the version it is spoken to in (the contract's head) and, on a client's behalf, the client's. */
 export function setBackendVersion(headers: Record<string, string | string[]>, head: number, clientVersion?: number): void {

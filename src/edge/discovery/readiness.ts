@@ -2,8 +2,8 @@
 // (unless readiness.checkVersion is off) the contract's latest version announced in the body or a header.
 
 import type { Dispatcher } from 'undici';
-import { versionNumberIn } from '../core/version/number.js';
-import { setBackendVersion } from './version-headers.js';
+import { versionNumberIn } from '../../core/version/number.js';
+import { setBackendVersion } from '../http/version-headers.js';
 
 export interface ReadinessOptions {
   /** The runtime's connection pool to the backend. */

@@ -3,12 +3,12 @@
 // A class, not an object literal with a getter: such a literal kept whole requests alive until a full GC (BENCHMARKS.md).
 
 import type { IncomingMessage } from 'node:http';
-import type { ContractServices } from '../core/contract/services.js';
-import type { Json, MigrationContext } from '../core/contract/types.js';
+import type { ContractServices } from '../../core/contract-model/services.js';
+import type { Json, MigrationContext } from '../../core/contract-model/types.js';
 import type { Caller } from './client-id.js';
 import type { Departure } from './departure.js';
-import type { Runtime } from './generation.js';
-import { setBackendVersion } from './version-headers.js';
+import type { Runtime } from '../../ports/runtime.js';
+import { setBackendVersion } from '../http/version-headers.js';
 
 /** Headers of the client's request that migrations' own backend calls carry too. */
 const PASSED_THROUGH = ['authorization', 'x-dl-org-id', 'x-dl-folderid', 'x-dl-tenantid'] as const;

@@ -5,37 +5,11 @@
 
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import { type Dispatcher, Pool } from 'undici';
-import { upstreamFailed, upstreamTimeout, upstreamUnavailable } from '../core/upstream-errors.js';
-import type { Departure } from './departure.js';
-import { HOP_BY_HOP, connectionListed } from './headers.js';
+import { upstreamFailed, upstreamTimeout, upstreamUnavailable } from '../../core/upstream-errors.js';
+import type { Exchange, Forwarder } from '../../ports/upstream.js';
+import { HOP_BY_HOP, connectionListed } from '../http/headers.js';
 
-export interface Exchange {
-  /** The upstream method name (validated by the caller): the path is built from it alone. */
-  readonly method: string;
-  readonly body: Buffer;
-  /** The complete upstream request headers (the caller dropped the client's hop-by-hop and owned ones). */
-  readonly headers: Readonly<Record<string, string | string[]>>;
-  /** Tells when the client goes away before its answer is complete. */
-  readonly departure: Departure;
-  /**
-   * The answer's status and headers are in (hop-by-hop headers removed). Return the client's response,
-   * its head already written, to stream the body there; or a byte limit to buffer the body for onBody.
-   * A throw refuses the answer: the upstream request is cancelled and onError gets the error.
-   */
-  onHead(status: number, headers: IncomingHttpHeaders): ServerResponse | number;
-  /** The buffered body, complete and within the limit. */
-  onBody(body: Buffer): void;
-  /** The exchange failed. When the answer was already streaming, the client's response has been cut. */
-  onError(error: unknown): void;
-}
 
-export interface Forwarder {
-  forward(exchange: Exchange): void;
-  /** The pool the backend client shares (migrations' lookups, readiness). */
-  readonly pool: Pool;
-  /** Cuts every upstream connection at once. */
-  close(): void;
-}
 
 export interface ForwarderOptions {
   readonly target: string;

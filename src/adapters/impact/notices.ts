@@ -5,10 +5,10 @@
 
 import { createHmac } from 'node:crypto';
 import type { Logger } from 'pino';
-import type { CacheMetrics } from '../admin/metrics.js';
-import { createRedisLink, type RedisLink } from '../adapters/cache/redis-link.js';
-import { type DueNotice, dueNotices } from '../core/impact/notices.js';
-import type { ImpactReport } from '../core/impact/report.js';
+import type { CacheMetrics } from '../../ports/metrics.js';
+import { createRedisLink, type RedisLink } from '../cache/redis-link.js';
+import { type DueNotice, dueNotices } from '../../core/impact/notices.js';
+import type { ImpactReport } from '../../core/impact/report.js';
 
 /** The signature header: `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">`. */
 export const SIGNATURE_HEADER = 'x-dlgw-signature';

@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { GatewayError, type OtherCode } from '../core/errors.js';
+import { GatewayError, type OtherCode } from '../../core/errors.js';
 import { requestIdOf } from './headers.js';
 import { sendProblem } from './problem.js';
 import { refuseOnSocket } from './socket-answer.js';

@@ -2,28 +2,15 @@
 // in one report every replica writes to (batched off the request path, once a second) that survives restarts.
 
 import type { Logger } from 'pino';
-import type { CacheMetrics, Metrics } from '../admin/metrics.js';
-import type { GatewayConfig } from '../config/schema.js';
-import { createRedisLink, type RedisLink } from '../adapters/cache/redis-link.js';
-import type { LoadedContract } from '../core/contract/load.js';
-import { type ImpactStore, watchedPaths } from '../core/impact/report.js';
-import { type ClientRecord, DAYS_KEPT, UsageBook, type UsageLimits, type UsageSnapshot, type UseRecord } from '../core/impact/usage.js';
-import { collect } from '../core/translate/paths.js';
+import type { CacheMetrics } from '../../ports/metrics.js';
+import type { ImpactRecorder } from '../../ports/impact.js';
+import type { GatewayConfig } from '../../config/schema.js';
+import { createRedisLink, type RedisLink } from '../cache/redis-link.js';
+import type { LoadedContract } from '../../core/contract-model/load.js';
+import { type ImpactStore, watchedPaths } from '../../core/impact/report.js';
+import { type ClientRecord, DAYS_KEPT, UsageBook, type UsageLimits, type UsageSnapshot, type UseRecord } from '../../core/impact/usage.js';
+import { collect } from '../../core/translate/paths.js';
 
-export interface ImpactRecorder {
-  readonly store: ImpactStore;
-  /** The watched request field paths present in a validated body (undefined when none is watched or present). */
-  pathsIn(contract: LoadedContract, version: number, method: string, body: unknown): string[] | undefined;
-  /** One call, at `at` (ms since the epoch). */
-  record(client: string, version: number, method: string, at: number, paths: readonly string[] | undefined): void;
-  /** The whole record (every replica's, with Redis); rejects when Redis cannot be read. */
-  snapshot(): Promise<UsageSnapshot>;
-  setLimits(limits: UsageLimits): void;
-  /** When `client` was first seen calling `version` (every replica's record, with Redis); undefined: never; null: Redis cannot tell now. */
-  firstSeenOn(client: string, version: number): Promise<number | undefined | null>;
-  /** Writes what is pending (with Redis) and stops. */
-  close(): Promise<void>;
-}
 
 export interface ImpactRecorderOptions {
   readonly limits: UsageLimits;
@@ -53,7 +40,7 @@ function pathsIn(contract: LoadedContract, version: number, method: string, body
  * The recorder a gateway process keeps, from its config at start: in Redis when cache.redis is set. Its Redis
  * troubles count with the cache's; the connected gauge stays the cache's own.
  */
-export function impactRecorderFor(config: GatewayConfig, logger: Logger, metrics: Metrics): ImpactRecorder {
+export function impactRecorderFor(config: GatewayConfig, logger: Logger, metrics: CacheMetrics): ImpactRecorder {
   const redis = config.cache.redis;
   return createImpactRecorder({
     limits: config.impact,

@@ -9,14 +9,13 @@ import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { Socket } from 'node:net';
 import { createProxyMiddleware, type Plugin } from 'http-proxy-middleware';
 import type { Logger } from 'pino';
-import type { Metrics } from '../admin/metrics.js';
-import { upstreamFailed, upstreamTimeout } from '../core/upstream-errors.js';
-import { setForwardedHeaders } from './forwarded.js';
-import { HOP_BY_HOP, connectionListed, forwardableHeaders, requestIdOf } from './headers.js';
-import { endpointNotFound } from './not-found.js';
-import { sendProblem } from './problem.js';
+import type { RequestMetrics } from '../../ports/metrics.js';
+import type { PassThrough } from '../../ports/passthrough.js';
+import { upstreamFailed, upstreamTimeout } from '../../core/upstream-errors.js';
+import { setForwardedHeaders, HOP_BY_HOP, connectionListed, forwardableHeaders, requestIdOf } from '../http/headers.js';
+import { endpointNotFound, sendProblem } from '../http/problem.js';
 import { isUnder, lenientPaths } from './lenient-path.js';
-import { refuseOnSocket, relayOnSocket } from './socket-answer.js';
+import { refuseOnSocket, relayOnSocket } from '../http/socket-answer.js';
 
 export interface PassThroughOptions {
   readonly target: string;
@@ -26,18 +25,11 @@ export interface PassThroughOptions {
   readonly keepAliveMs: number;
   /** Path prefixes never passed through (besides /rpc), as in `passthrough.exclude`. */
   readonly exclude: readonly string[];
-  readonly metrics: Metrics;
+  readonly metrics: RequestMetrics;
   /** Gets one line per request: method, path (no query), status, duration, error code. */
   readonly requestLog: Logger;
 }
 
-export interface PassThrough {
-  web(req: IncomingMessage, res: ServerResponse): void;
-  /** A WebSocket (or other) upgrade: proxied, or refused on the socket with a problem body. */
-  upgrade(req: IncomingMessage, socket: Socket, head: Buffer): void;
-  /** Cuts the upstream connections (idle and busy). */
-  close(): void;
-}
 
 /** One proxied request's state, kept on the request object. */
 interface Passage {

@@ -2,7 +2,7 @@
 
 import { STATUS_CODES, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
 import type { Socket } from 'node:net';
-import type { GatewayError } from '../core/errors.js';
+import type { GatewayError } from '../../core/errors.js';
 import { problemBody } from './problem.js';
 
 function head(status: number, reason: string, headers: OutgoingHttpHeaders): string {

@@ -4,34 +4,31 @@
 // metrics record what the client got: 499 only when the client left first.
 
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
-import { BackendCallError, GatewayError, isGatewayError, isIssueList } from '../core/errors.js';
-import type { Json } from '../core/contract/types.js';
-import { type CalendarEntry, findEntry, latestAt } from '../core/lifecycle/calendar.js';
-import type { LifecycleHeaders } from '../core/lifecycle/headers.js';
-import { deprecationsUsed } from '../core/impact/deprecations.js';
-import { isJsonMediaType } from '../core/media-type.js';
-import { translateRequest, translateResponse, validateRequest } from '../core/translate/engine.js';
-import { type MethodPlan, requirePlan } from '../core/translate/plan.js';
-import { upstreamUnavailable } from '../core/upstream-errors.js';
-import { resolveVersion } from '../core/version/resolve.js';
+import { BackendCallError, GatewayError, isGatewayError, isIssueList } from '../../core/errors.js';
+import type { Json } from '../../core/contract-model/types.js';
+import { type CalendarEntry, findEntry, latestAt } from '../../core/lifecycle/calendar.js';
+import type { LifecycleHeaders } from '../../core/lifecycle/headers.js';
+import { deprecationsUsed } from '../../core/impact/deprecations.js';
+import { isJsonMediaType } from '../../core/media-type.js';
+import { translateRequest, translateResponse, validateRequest } from '../../core/translate/engine.js';
+import { type MethodPlan, requirePlan } from '../../core/translate/plan.js';
+import { upstreamUnavailable } from '../../core/upstream-errors.js';
+import { resolveVersion } from '../../core/version/resolve.js';
 import { backendRefusal, type Refusal } from './backend-refusal.js';
-import { parseJson, readBody, withoutBom } from './body.js';
+import { parseJson, readBody, withoutBom, argumentsBody, mediaTypeOptional } from './body.js';
 import { Caller } from './client-id.js';
 import { Departure } from './departure.js';
-import { argumentsBody, mediaTypeOptional } from './empty-body.js';
-import { onExchangeEnd } from './exchange-end.js';
-import { setForwardedHeaders } from './forwarded.js';
-import { forwardableHeaders, ownAnswerHeaders, requestIdOf } from './headers.js';
+import { onExchangeEnd } from '../http/exchange-end.js';
+import { setForwardedHeaders, forwardableHeaders, ownAnswerHeaders, requestIdOf } from '../http/headers.js';
 import { admit, closedToNewClients } from './impact-admission.js';
 import { guardJson } from './json-guard.js';
 import { RequestMigrationContext } from './migration-context.js';
-import { socketAnswer } from './node-answers.js';
-import { endpointNotFound } from './not-found.js';
-import { sendProblem } from './problem.js';
-import type { Exchange } from './proxy.js';
-import type { Runtime } from './generation.js';
-import type { Unanswered } from './unanswered.js';
-import { setBackendVersion, setClientVersion, setVersionLists } from './version-headers.js';
+import { socketAnswer } from '../http/node-answers.js';
+import { endpointNotFound, sendProblem } from '../http/problem.js';
+import type { Exchange } from '../../ports/upstream.js';
+import type { Runtime } from '../../ports/runtime.js';
+import type { Unanswered } from '../http/unanswered.js';
+import { setBackendVersion, setClientVersion, setVersionLists } from '../http/version-headers.js';
 
 // Method names route the request and build the upstream path: a strict allow-list shape.
 const RPC_PATH = /^\/rpc\/([A-Za-z][A-Za-z0-9_]{0,63})$/;

@@ -1,10 +1,10 @@
 // A deprecated version closed to new clients (lifecycle.versions[].refuseNewClients): a client the impact record
 // did not see on it before its deprecation gets a 400 naming the versions it may use; the others keep working.
 
-import type { GatewayConfig } from '../config/schema.js';
-import { GatewayError } from '../core/errors.js';
-import { type Calendar, type CalendarEntry, latestAt, statusAt, supportedAt } from '../core/lifecycle/calendar.js';
-import type { ImpactRecorder } from './impact-recorder.js';
+import type { GatewayConfig } from '../../config/schema.js';
+import { GatewayError } from '../../core/errors.js';
+import { type Calendar, type CalendarEntry, latestAt, statusAt, supportedAt } from '../../core/lifecycle/calendar.js';
+import type { ImpactRecorder } from '../../ports/impact.js';
 
 /** Whether the config closes `version` to new clients once it is deprecated. */
 export function closedToNewClients(config: GatewayConfig, version: number): boolean {

@@ -2,18 +2,17 @@
 // the interactive API reference pages with their files.
 
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
-import { GatewayError, isGatewayError } from '../core/errors.js';
-import { renderChangelog } from '../core/derive/changelog.js';
-import { type OpenApiDocument, openApiFor } from '../core/derive/openapi.js';
-import { calendarRow, findEntry, latestAt, statusAt } from '../core/lifecycle/calendar.js';
-import { versionNumberIn } from '../core/version/number.js';
-import { requestIdOf } from './headers.js';
+import { GatewayError, isGatewayError } from '../../core/errors.js';
+import { renderChangelog } from '../../core/derive/changelog.js';
+import { type OpenApiDocument, openApiFor } from '../../core/derive/openapi.js';
+import { calendarRow, findEntry, latestAt, statusAt } from '../../core/lifecycle/calendar.js';
+import { versionNumberIn } from '../../core/version/number.js';
+import { requestIdOf } from '../http/headers.js';
 import { checkReadiness, type ReadinessOptions } from './readiness.js';
-import { endpointNotFound } from './not-found.js';
-import { sendProblem } from './problem.js';
-import { referenceAsset } from './reference/assets.js';
-import { PAGE_CSP, renderReferencePage } from './reference/page.js';
-import type { Runtime } from './generation.js';
+import { endpointNotFound, sendProblem } from '../http/problem.js';
+import { referenceAsset } from './reference-assets.js';
+import { PAGE_CSP, renderReferencePage } from './reference-page.js';
+import type { Runtime } from '../../ports/runtime.js';
 
 /** The readiness check's settings for a runtime generation. */
 export const readinessOptions = (rt: Runtime): ReadinessOptions => ({

@@ -1,7 +1,8 @@
 // Header rules at the edge: hop-by-hop and gateway-owned headers, and the request id.
 
 import { randomUUID } from 'node:crypto';
-import type { IncomingHttpHeaders } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
+import type { TLSSocket } from 'node:tls';
 
 /** RFC 9110 §7.6.1 connection-specific fields, plus the de-facto ones proxies drop. */
 export const HOP_BY_HOP = new Set([
@@ -23,7 +24,7 @@ export const OWNED_UPSTREAM = new Set([
   'x-dl-client-writes-through',
   'x-request-id',
   'content-length',
-  'content-encoding', // the gateway forwards the body decoded (src/edge/body.ts)
+  'content-encoding', // the gateway forwards the body decoded (src/edge/rpc/body.ts)
   'expect',
   'forwarded',
   'x-forwarded-for',
@@ -142,4 +143,20 @@ export function ownAnswerHeaders(
   if (lifecycle.link) kept.push(lifecycle.link);
   if (kept.length) headers.link = kept.join(', ');
   else delete headers.link;
+}
+
+// The X-Forwarded-* headers the gateway sets towards the backend, from the client's connection (the client's own
+// copies are gateway-owned and never forwarded: OWNED_UPSTREAM in headers.ts).
+
+/**
+ * Sets them on `out` (the upstream request's headers). `withHost`: X-Forwarded-Host too (pass-through, whose pages
+ * build links; /rpc never trusts the client's Host).
+ */
+export function setForwardedHeaders(out: Record<string, string | string[] | undefined>, req: IncomingMessage, withHost = true): void {
+  const socket = req.socket;
+  out['x-forwarded-proto'] = (socket as TLSSocket).encrypted ? 'https' : 'http';
+  if (socket.remoteAddress) out['x-forwarded-for'] = socket.remoteAddress;
+  if (socket.localPort) out['x-forwarded-port'] = String(socket.localPort);
+  const host = req.headers.host;
+  if (host && withHost) out['x-forwarded-host'] = host;
 }

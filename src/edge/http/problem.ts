@@ -1,7 +1,7 @@
 // The one place that writes an error response: RFC 9457 problem details plus the DataLens fields.
 
 import type { ServerResponse } from 'node:http';
-import { ERROR_CATALOGUE, GatewayError, type ValidationIssue, clientMessage, isIssueList } from '../core/errors.js';
+import { ERROR_CATALOGUE, GatewayError, type ValidationIssue, clientMessage, isIssueList } from '../../core/errors.js';
 
 export interface ProblemBody {
   type: string;
@@ -48,3 +48,12 @@ export function sendProblem(res: ServerResponse, error: GatewayError, requestId:
   res.setHeader('cache-control', 'no-store');
   res.end(body);
 }
+
+// The one answer for a path that names nothing the gateway serves.
+
+/** 404 for `path` (the caller chooses what of the URL to echo; at most 200 characters of it are). */
+export const endpointNotFound = (path: string) =>
+  new GatewayError('ENDPOINT_NOT_FOUND', 'no such endpoint; methods are called as POST /rpc/<method>', {
+    path: path.slice(0, 200),
+    availableIn: [],
+  });

@@ -3,22 +3,19 @@
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import type { GatewayError } from '../core/errors.js';
-import { createDiscoveryApp } from './discovery.js';
-import { onExchangeEnd } from './exchange-end.js';
-import { requestIdOf } from './headers.js';
-import { malformedHead } from './request-head.js';
-import { listen } from '../net/listen.js';
-import { endpointNotFound } from './not-found.js';
-import { answerNodeRefusals } from './node-answers.js';
-import { sendProblem } from './problem.js';
+import { GatewayError } from '../../core/errors.js';
+import { createDiscoveryApp } from '../discovery/discovery.js';
+import { onExchangeEnd } from '../http/exchange-end.js';
+import { requestIdOf } from '../http/headers.js';
+import { listen } from '../../net/listen.js';
+import { answerNodeRefusals } from '../http/node-answers.js';
+import { endpointNotFound, sendProblem } from '../http/problem.js';
 import { routeOf } from './routes.js';
-import { refuseOnSocket } from './socket-answer.js';
-import { handleRpc } from './rpc.js';
-import type { Runtime } from './generation.js';
-import { Unanswered } from './unanswered.js';
-import { withoutUpgrade } from './upgrade.js';
-import { setVersionLists } from './version-headers.js';
+import { refuseOnSocket } from '../http/socket-answer.js';
+import { handleRpc } from '../rpc/handler.js';
+import type { Runtime } from '../../ports/runtime.js';
+import { Unanswered } from '../http/unanswered.js';
+import { setVersionLists } from '../http/version-headers.js';
 
 export interface Gateway {
   readonly server: Server;
@@ -174,4 +171,59 @@ function refuseHead(req: IncomingMessage, res: ServerResponse, error: GatewayErr
   res.setHeader('x-request-id', requestId);
   res.setHeader('connection', 'close');
   sendProblem(res, error, requestId);
+}
+
+// Request heads the gateway refuses before routing: parts that servers behind it read differently from it.
+
+/**
+ * Why `req`'s head is refused (400 MALFORMED_REQUEST), or undefined. A `#` never belongs in a request-target
+ * (RFC 9112 §3.2: origin-form is a path and a query; RFC 3986 §3.5 puts the fragment after `#`), yet WHATWG URL
+ * parsers cut the path there, so `/rpc#/x` would be `/rpc` to a backend and something else to the routing. Two
+ * Host fields make the authority ambiguous (RFC 9112 §3.2: answer 400).
+ */
+export function malformedHead(req: IncomingMessage): GatewayError | undefined {
+  const url = req.url ?? '';
+  if (url.includes('#')) {
+    return new GatewayError('MALFORMED_REQUEST', 'the request-target holds a "#": a fragment is never sent to a server', {
+      reason: 'fragment-in-target',
+    });
+  }
+  const raw = req.rawHeaders;
+  let hosts = 0;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i] as string;
+    if (name.length === 4 && name.toLowerCase() === 'host' && ++hosts > 1) {
+      return new GatewayError('MALFORMED_REQUEST', 'the request has more than one Host field', { reason: 'duplicate-host' });
+    }
+  }
+  return undefined;
+}
+
+// Serves an upgrade request that the gateway does not tunnel as the plain request it also is.
+//
+// Node hands every request carrying `Connection: upgrade` to the server's 'upgrade' listeners once there is
+// one, and detaches its socket from the HTTP parser. A `POST /rpc/<method>` with `Upgrade: h2c` (curl --http2
+// sends one) must still be answered as before: the head is rebuilt without the upgrade and fed back, with the
+// bytes already read, to the server as a fresh connection on the same socket.
+
+export function withoutUpgrade(server: Server, req: IncomingMessage, socket: Socket, head: Buffer): void {
+  const lines = [`${req.method} ${req.url} HTTP/${req.httpVersion}`];
+  const raw = req.rawHeaders;
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = raw[i] as string;
+    let value = raw[i + 1] as string;
+    const lower = name.toLowerCase();
+    if (lower === 'upgrade') continue;
+    if (lower === 'connection') {
+      value = value
+        .split(',')
+        .map((token) => token.trim())
+        .filter((token) => token && token.toLowerCase() !== 'upgrade')
+        .join(', ');
+      if (!value) continue;
+    }
+    lines.push(`${name}: ${value}`);
+  }
+  socket.unshift(Buffer.concat([Buffer.from(`${lines.join('\r\n')}\r\n\r\n`, 'latin1'), head]));
+  server.emit('connection', socket);
 }

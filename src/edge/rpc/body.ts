@@ -1,9 +1,10 @@
 // Reads a request body into memory, bounded by the configured limit (decoding gzip/deflate/br), and parses it as JSON.
 
-import type { IncomingMessage } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import type { Transform } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
-import { GatewayError } from '../core/errors.js';
+import { GatewayError } from '../../core/errors.js';
+import type { MethodSpec } from '../../core/contract-model/types.js';
 
 const tooLarge = (limit: number) =>
   new GatewayError('PAYLOAD_TOO_LARGE', `the request body exceeds ${limit} bytes`, { limitBytes: limit });
@@ -142,4 +143,22 @@ export function parseJson(raw: Buffer): unknown {
   } catch (e) {
     throw new GatewayError('INVALID_JSON', 'the request body is not valid JSON', { reason: (e as Error).message.slice(0, 200) });
   }
+}
+
+// Methods whose real schema takes no arguments (MethodSpec.emptyBody) accept no body at all, with no content type.
+
+const EMPTY_OBJECT = Buffer.from('{}');
+
+/** The head may go on without a JSON content type: the method takes no arguments and the client named no type. */
+export const mediaTypeOptional = (spec: MethodSpec, headers: IncomingHttpHeaders): boolean =>
+  spec.emptyBody === true && headers['content-type'] === undefined;
+
+/** The body to check and forward: `{}` for such a method's empty body; a body sent without a content type is 415. */
+export function argumentsBody(spec: MethodSpec, headers: IncomingHttpHeaders, raw: Buffer): Buffer {
+  if (spec.emptyBody !== true) return raw;
+  if (raw.length === 0) return EMPTY_OBJECT;
+  if (headers['content-type'] === undefined) {
+    throw new GatewayError('UNSUPPORTED_MEDIA_TYPE', 'send the body as application/json', { received: '' });
+  }
+  return raw;
 }

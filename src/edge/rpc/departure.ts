@@ -1,7 +1,9 @@
 // "The client went away before its answer was complete", told to whoever is working on its behalf.
 // Plain, not an AbortController per request (which costs on the hot path, BENCHMARKS.md): a signal only when asked.
 
-export class Departure {
+import type { ClientDeparture } from '../../ports/upstream.js';
+
+export class Departure implements ClientDeparture {
   private left = false;
   private listeners: (() => void)[] | undefined;
   private controller: AbortController | undefined;
