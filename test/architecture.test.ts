@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 // The layering of src/: the versioning core is pure (zod and itself; no HTTP, I/O, logging, caches or
@@ -166,5 +167,106 @@ describe('the folders of src/', () => {
   it('still have each known cycle (delete it from KNOWN_CYCLES once it is gone)', () => {
     const cycles = folderCycles(edges).map((c) => c.join());
     for (const known of KNOWN_CYCLES) expect(cycles, known.join(' ↔ ')).toContain(known.join());
+  });
+});
+
+/**
+ * The rooms of src/ and what each may import besides itself and packages: the table of docs/architecture.md.
+ * A room is a top folder, or a folder of src/edge/; cli/ may import anything and is not listed.
+ */
+const ROOMS: Readonly<Record<string, readonly string[]>> = {
+  core: [],
+  contract: ['core'],
+  config: ['core'],
+  net: [],
+  ports: ['core', 'config'],
+  'edge/http': ['core', 'ports'],
+  'edge/rpc': ['core', 'config', 'ports', 'edge/http'],
+  'edge/passthrough': ['core', 'config', 'ports', 'edge/http'],
+  'edge/discovery': ['core', 'config', 'ports', 'edge/http'],
+  'edge/server': ['core', 'config', 'ports', 'net', 'edge/http', 'edge/rpc', 'edge/passthrough', 'edge/discovery'],
+  adapters: ['core', 'config', 'ports'],
+  admin: ['core', 'config', 'ports', 'net'],
+  gateway: ['core', 'config', 'ports', 'adapters', 'admin', 'edge/server', 'edge/rpc', 'edge/passthrough'],
+  'reference-backend': ['core', 'contract'],
+};
+
+/** The room a path under src/ belongs to: `edge/<folder>` inside src/edge, else the top folder. */
+function roomOf(path: string): string {
+  const [top, next] = path.split('/');
+  return top === 'edge' && next !== undefined && !next.endsWith('.ts') && !next.endsWith('.js') ? `edge/${next}` : (top as string);
+}
+
+describe('the rooms of src/ (docs/architecture.md)', () => {
+  it('names the room of a path', () => {
+    expect(roomOf('edge/rpc/handler.ts')).toBe('edge/rpc');
+    expect(roomOf('core/contract-model/load.js')).toBe('core');
+    expect(roomOf('adapters/cache/redis-link.ts')).toBe('adapters');
+    expect(roomOf('edge/loose.ts')).toBe('edge');
+  });
+
+  it('has every folder in the table (cli aside), and nothing loose in src/edge', () => {
+    const rooms = new Set(sources.map((s) => roomOf(s.path)));
+    rooms.delete('cli');
+    expect([...rooms].filter((room) => !(room in ROOMS))).toEqual([]);
+  });
+
+  it('import only the rooms the table lets them', () => {
+    const breaches: string[] = [];
+    for (const { path, local } of sources) {
+      const from = roomOf(path);
+      if (from === 'cli') continue;
+      for (const spec of local) {
+        const to = roomOf(spec);
+        if (to !== from && !(ROOMS[from] ?? []).includes(to)) breaches.push(`${path} imports ${spec} (${from} → ${to})`);
+      }
+    }
+    expect(breaches).toEqual([]);
+  });
+
+  it('ports hold types only: type imports, and no value exported', () => {
+    for (const { path, text } of under('ports')) {
+      for (const line of text.split('\n')) {
+        expect(/^import (?!type )/.test(line), `${path}: ${line}`).toBe(false);
+        expect(/^export (?:const|let|var|function|class|enum|default)\b/.test(line), `${path}: ${line}`).toBe(false);
+      }
+    }
+  });
+});
+
+/** Functions longer than this many lines, where the request path and its wiring live, fail the check. */
+const MAX_FUNCTION_LINES = 60;
+
+/** Every function, arrow function and method of `text` with its first line and length in lines. */
+function functionLengths(path: string, text: string): { name: string; line: number; lines: number }[] {
+  const file = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true);
+  const found: { name: string; line: number; lines: number }[] = [];
+  const visit = (node: ts.Node) => {
+    if (ts.isFunctionDeclaration(node) || ts.isArrowFunction(node) || ts.isFunctionExpression(node) || ts.isMethodDeclaration(node) || ts.isConstructorDeclaration(node)) {
+      const first = file.getLineAndCharacterOfPosition(node.getStart(file)).line;
+      const last = file.getLineAndCharacterOfPosition(node.getEnd()).line;
+      const named = (node as { name?: ts.Node }).name ?? (ts.isVariableDeclaration(node.parent) ? node.parent.name : undefined);
+      found.push({ name: named?.getText(file) ?? '(anonymous)', line: first + 1, lines: last - first + 1 });
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(file);
+  return found;
+}
+
+describe('functions on the request path and its wiring', () => {
+  it('are measured in lines', () => {
+    const text = ['function a() {', '  return 1;', '}', 'const b = () =>', '  2;'].join('\n');
+    expect(functionLengths('x.ts', text)).toEqual([
+      { name: 'a', line: 1, lines: 3 },
+      { name: 'b', line: 4, lines: 2 },
+    ]);
+  });
+
+  it(`are at most ${MAX_FUNCTION_LINES} lines in src/edge, src/ports and src/gateway`, () => {
+    const long = ['edge', 'ports', 'gateway']
+      .flatMap((folder) => under(folder))
+      .flatMap(({ path, text }) => functionLengths(path, text).filter((f) => f.lines > MAX_FUNCTION_LINES).map((f) => `${path}:${f.line} ${f.name} (${f.lines} lines)`));
+    expect(long).toEqual([]);
   });
 });

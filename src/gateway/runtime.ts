@@ -33,41 +33,29 @@ export interface RuntimeOptions {
 
 export function createRuntime(options: RuntimeOptions): Runtime {
   const { config, calendar, source } = options.loaded;
-  const forwarder = createForwarder({
+  const upstream = {
     target: options.upstreamUrl,
     timeoutMs: config.upstream.timeoutMs,
     maxSockets: config.upstream.maxSockets,
     keepAliveMs: config.upstream.keepAliveMs,
-  });
+  };
+  const forwarder = createForwarder(upstream);
   // Page tokens and key lookups: in this process, or shared through Redis (cache.redis); this generation's own.
   const caches = createContractServices(config, { logger: options.logger, metrics: options.metrics });
   const passthrough = passthroughEnabled(config)
-    ? createPassThrough({
-        target: options.upstreamUrl,
-        timeoutMs: config.upstream.timeoutMs,
-        maxSockets: config.upstream.maxSockets,
-        keepAliveMs: config.upstream.keepAliveMs,
-        exclude: config.passthrough.exclude,
-        metrics: options.metrics,
-        requestLog: options.requestLog ?? options.logger,
-      })
+    ? createPassThrough({ ...upstream, exclude: config.passthrough.exclude, metrics: options.metrics, requestLog: options.requestLog ?? options.logger })
     : undefined;
+  const close = () => {
+    forwarder.close();
+    void caches.close();
+    passthrough?.close();
+  };
   try {
     const contract = loadContract(options.contract);
     const problems = contractProblems(calendar, contract.versions);
     if (problems.length) throw new ConfigError(source, problems);
-    const backend = createBackendClient({
-      baseUrl: options.upstreamUrl,
-      dispatcher: forwarder.pool,
-      timeoutMs: config.upstream.timeoutMs,
-    });
-    let active = 0;
-    let drained: (() => void) | undefined;
-    const close = () => {
-      forwarder.close();
-      void caches.close();
-      passthrough?.close();
-    };
+    const backend = createBackendClient({ baseUrl: options.upstreamUrl, dispatcher: forwarder.pool, timeoutMs: config.upstream.timeoutMs });
+    const inFlight = new InFlight(close);
     return Object.freeze({
       config,
       calendar,
@@ -83,35 +71,46 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       requestLog: options.requestLog ?? options.logger,
       metrics: options.metrics,
       impact: options.impact,
-      track() {
-        active++;
-        let ended = false;
-        return () => {
-          if (ended) return;
-          ended = true;
-          active--;
-          if (active === 0) drained?.();
-        };
-      },
-      inFlight: () => active,
-      retire() {
-        if (active === 0) {
-          close();
-          return Promise.resolve();
-        }
-        return new Promise<void>((resolve) => {
-          drained = () => {
-            close();
-            resolve();
-          };
-        });
-      },
+      track: () => inFlight.track(),
+      inFlight: () => inFlight.count,
+      retire: () => inFlight.retire(),
       close,
     });
   } catch (e) {
-    forwarder.close();
-    void caches.close();
-    passthrough?.close();
+    close();
     throw e;
+  }
+}
+
+/** The requests in flight on one generation, and its retirement: closed once the last of them ends. */
+class InFlight {
+  count = 0;
+  private drained: (() => void) | undefined;
+
+  constructor(private readonly close: () => void) {}
+
+  /** Counts one request; the returned function ends it (once, however often it is called). */
+  track(): () => void {
+    this.count++;
+    let ended = false;
+    return () => {
+      if (ended) return;
+      ended = true;
+      this.count--;
+      if (this.count === 0) this.drained?.();
+    };
+  }
+
+  retire(): Promise<void> {
+    if (this.count === 0) {
+      this.close();
+      return Promise.resolve();
+    }
+    return new Promise<void>((resolve) => {
+      this.drained = () => {
+        this.close();
+        resolve();
+      };
+    });
   }
 }

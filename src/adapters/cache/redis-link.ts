@@ -4,7 +4,7 @@
 // The client library is loaded only when a Redis is configured (it costs the process about 7 MB of heap).
 import type * as RedisModule from '@redis/client';
 import type { Logger } from 'pino';
-import type { CacheMetrics } from '../../admin/metrics.js';
+import type { CacheMetrics } from '../../ports/metrics.js';
 
 export interface RedisLinkOptions {
   readonly url: string;

@@ -57,69 +57,92 @@ export function readBody(req: IncomingMessage, limit: number, beforeRead?: () =>
   }
   const output = decoder;
   beforeRead?.();
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let received = 0;
-    let settled = false;
-    const cleanup = () => {
-      settled = true;
-      req.off('data', onData);
-      req.off('end', onEnd);
-      req.off('error', onError);
-      req.off('close', onClose);
-      output?.destroy();
-    };
-    const refuse = (e: Error) => {
-      if (settled) return;
-      cleanup();
-      req.pause();
-      reject(e);
-    };
-    const collect = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) return refuse(tooLarge(limit));
-      chunks.push(chunk);
-    };
-    const done = () => {
-      if (settled) return;
-      cleanup();
-      resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size));
-    };
-    const onData = (chunk: Buffer) => {
-      if (!output) return collect(chunk);
-      received += chunk.length;
-      if (received > limit) return refuse(tooLarge(limit));
-      output.write(chunk);
-    };
-    const onEnd = () => (output ? output.end() : done());
-    const onError = (err: Error) => {
-      if (settled) return;
-      cleanup();
-      reject(err);
-    };
-    const onClose = () => {
-      // The client went away before the body ended.
-      if (settled || req.complete) return;
-      cleanup();
-      reject(new Error('client closed the request before its body ended'));
-    };
+  return new Promise((resolve, reject) => new BodyRead(req, limit, output, resolve, reject).start());
+}
+
+/** One body being read: its chunks, the bytes counted so far, and the listeners it leaves when settled. */
+class BodyRead {
+  private readonly chunks: Buffer[] = [];
+  private size = 0;
+  private received = 0;
+  private settled = false;
+
+  constructor(
+    private readonly req: IncomingMessage,
+    private readonly limit: number,
+    private readonly output: Transform | undefined,
+    private readonly resolve: (body: Buffer) => void,
+    private readonly reject: (error: Error) => void,
+  ) {}
+
+  start(): void {
+    const { req, output } = this;
     if (output) {
-      output.on('data', collect);
-      output.once('end', done);
+      output.on('data', this.collect);
+      output.once('end', this.done);
       output.once('error', (err: Error) =>
-        refuse(
+        this.refuse(
           new GatewayError('INVALID_JSON', `the request body does not decode as ${String(req.headers['content-encoding']).slice(0, 40)}`, {
             reason: err.message.slice(0, 200),
           }),
         ),
       );
     }
-    req.on('data', onData);
-    req.on('end', onEnd);
-    req.on('error', onError);
-    req.on('close', onClose);
-  });
+    req.on('data', this.onData);
+    req.on('end', this.onEnd);
+    req.on('error', this.onError);
+    req.on('close', this.onClose);
+  }
+
+  private cleanup(): void {
+    this.settled = true;
+    this.req.off('data', this.onData);
+    this.req.off('end', this.onEnd);
+    this.req.off('error', this.onError);
+    this.req.off('close', this.onClose);
+    this.output?.destroy();
+  }
+
+  private refuse(e: Error): void {
+    if (this.settled) return;
+    this.cleanup();
+    this.req.pause();
+    this.reject(e);
+  }
+
+  private readonly collect = (chunk: Buffer): void => {
+    this.size += chunk.length;
+    if (this.size > this.limit) return this.refuse(tooLarge(this.limit));
+    this.chunks.push(chunk);
+  };
+
+  private readonly done = (): void => {
+    if (this.settled) return;
+    this.cleanup();
+    this.resolve(this.chunks.length === 1 ? (this.chunks[0] as Buffer) : Buffer.concat(this.chunks, this.size));
+  };
+
+  private readonly onData = (chunk: Buffer): void => {
+    if (!this.output) return this.collect(chunk);
+    this.received += chunk.length;
+    if (this.received > this.limit) return this.refuse(tooLarge(this.limit));
+    this.output.write(chunk);
+  };
+
+  private readonly onEnd = (): void => (this.output ? void this.output.end() : this.done());
+
+  private readonly onError = (err: Error): void => {
+    if (this.settled) return;
+    this.cleanup();
+    this.reject(err);
+  };
+
+  // The client went away before the body ended.
+  private readonly onClose = (): void => {
+    if (this.settled || this.req.complete) return;
+    this.cleanup();
+    this.reject(new Error('client closed the request before its body ended'));
+  };
 }
 
 // JSON text is UTF-8 (RFC 8259 §8.1): invalid bytes are refused, never silently replaced.

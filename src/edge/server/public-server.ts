@@ -49,113 +49,135 @@ export function createPublicServer(
     requestTimeoutMs: initial.config.limits.requestTimeoutMs,
   },
 ): Gateway {
-  let current = initial;
-  let draining = false;
+  const listener = new PublicListener(initial, limits);
+  return {
+    server: listener.server,
+    runtime: () => listener.current,
+    swap(next) {
+      const previous = listener.current;
+      listener.current = next;
+      return previous;
+    },
+    listen: (port, host) => listen(listener.server, port, host),
+    shutdown: (drainMs) => listener.shutdown(drainMs),
+    close: () => listener.close(),
+  };
+}
+
+/** The server, the generation new requests use, and what a drain must reach: answers not yet sent, open tunnels. */
+class PublicListener {
+  current: Runtime;
+  private draining = false;
   // Answers not yet sent: when a drain starts, they too must carry Connection: close.
-  const unanswered = new Unanswered();
-  const discovery = createDiscoveryApp(() => current);
-  const listener = (req: IncomingMessage, res: ServerResponse) => {
-    if (draining) {
+  private readonly unanswered = new Unanswered();
+  // Upgraded connections (WebSockets through pass-through): cut when a shutdown's drain time is over.
+  private readonly tunnels = new Set<Socket>();
+  private readonly discovery: ReturnType<typeof createDiscoveryApp>;
+  readonly server: Server;
+
+  constructor(initial: Runtime, limits: ServerLimits) {
+    this.current = initial;
+    this.discovery = createDiscoveryApp(() => this.current);
+    const server = createServer(
+      {
+        headersTimeout: limits.headersTimeoutMs ?? initial.config.limits.headersTimeoutMs,
+        requestTimeout: limits.requestTimeoutMs ?? initial.config.limits.requestTimeoutMs,
+        keepAliveTimeout: 5_000,
+        // Node checks the two timeouts above on this interval (30 s by default): check every second.
+        connectionsCheckingInterval: 1_000,
+      },
+      this.onRequest,
+    );
+    answerNodeRefusals(server);
+    // Expect: 100-continue: /rpc sends the 100 once the request's head passed every check (so a refused
+    // upload is never sent); other routes get it at once.
+    server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
+      if (!isRpc(req) && !malformedHead(req)) res.writeContinue();
+      this.onRequest(req, res);
+    });
+    server.on('upgrade', this.onUpgrade);
+    this.server = server;
+  }
+
+  readonly onRequest = (req: IncomingMessage, res: ServerResponse): void => {
+    if (this.draining) {
       res.setHeader('connection', 'close');
-      res.once('finish', () => server.closeIdleConnections());
-    } else unanswered.add(res);
+      res.once('finish', () => this.server.closeIdleConnections());
+    } else this.unanswered.add(res);
     const malformed = malformedHead(req);
     if (malformed) {
-      if (isRpc(req)) setVersionLists(res, current.calendar, current.clock());
+      if (isRpc(req)) setVersionLists(res, this.current.calendar, this.current.clock());
       refuseHead(req, res, malformed);
-      unanswered.delete(res);
+      this.unanswered.delete(res);
       return;
     }
     // /rpc's call takes the answer off the list when its exchange ends (one end watch per request).
-    if (isRpc(req)) handleRpc(current, req, res, unanswered);
-    else {
-      if (!draining) onExchangeEnd(req, res, () => unanswered.delete(res));
-      // Discovery routes and pass-through use the runtime too (/readyz pings the backend through its agent):
-      // count them in flight, so that a reload does not close the runtime's upstream connections under them.
-      const rt = current;
-      onExchangeEnd(req, res, rt.track());
-      const route = routeOf(req.url ?? '', rt.config.routes.prefix ?? '');
-      if (route.kind === 'own') {
-        req.url = route.path;
-        discovery(req, res);
-      } else if (rt.passthrough) rt.passthrough.web(req, res);
-      else notFound(req, res);
-    }
+    if (isRpc(req)) handleRpc(this.current, req, res, this.unanswered);
+    else this.outsideRpc(req, res);
   };
-  // Upgraded connections (WebSockets through pass-through): cut when a shutdown's drain time is over.
-  const tunnels = new Set<Socket>();
-  const onUpgrade = (req: IncomingMessage, socket: Socket, head: Buffer) => {
+
+  private outsideRpc(req: IncomingMessage, res: ServerResponse): void {
+    const unanswered = this.unanswered;
+    if (!this.draining) onExchangeEnd(req, res, () => unanswered.delete(res));
+    // Discovery routes and pass-through use the runtime too (/readyz pings the backend through its agent):
+    // count them in flight, so that a reload does not close the runtime's upstream connections under them.
+    const rt = this.current;
+    onExchangeEnd(req, res, rt.track());
+    const route = routeOf(req.url ?? '', rt.config.routes.prefix ?? '');
+    if (route.kind === 'own') {
+      req.url = route.path;
+      this.discovery(req, res);
+    } else if (rt.passthrough) rt.passthrough.web(req, res);
+    else notFound(req, res);
+  }
+
+  readonly onUpgrade = (req: IncomingMessage, socket: Socket, head: Buffer): void => {
     const malformed = malformedHead(req);
     if (malformed) {
       refuseOnSocket(socket, malformed, requestIdOf(req.headers));
       return;
     }
-    const rt = current;
-    const url = req.url ?? '';
+    const rt = this.current;
     const passes =
-      !draining && rt.passthrough && !isRpc(req) && routeOf(url, rt.config.routes.prefix ?? '').kind === 'other';
+      !this.draining && rt.passthrough && !isRpc(req) && routeOf(req.url ?? '', rt.config.routes.prefix ?? '').kind === 'other';
     // Anything else is served as a plain request, as it was before the gateway listened for upgrades.
     if (!passes || !rt.passthrough) {
-      withoutUpgrade(server, req, socket, head);
+      withoutUpgrade(this.server, req, socket, head);
       return;
     }
+    const tunnels = this.tunnels;
     tunnels.add(socket);
     socket.once('close', () => tunnels.delete(socket));
     rt.passthrough.upgrade(req, socket, head);
   };
-  const server = createServer(
-    {
-      headersTimeout: limits.headersTimeoutMs ?? initial.config.limits.headersTimeoutMs,
-      requestTimeout: limits.requestTimeoutMs ?? initial.config.limits.requestTimeoutMs,
-      keepAliveTimeout: 5_000,
-      // Node checks the two timeouts above on this interval (30 s by default): check every second.
-      connectionsCheckingInterval: 1_000,
-    },
-    listener,
-  );
-  answerNodeRefusals(server);
-  // Expect: 100-continue: /rpc sends the 100 once the request's head passed every check (so a refused
-  // upload is never sent); other routes get it at once.
-  server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
-    if (!isRpc(req) && !malformedHead(req)) res.writeContinue();
-    listener(req, res);
-  });
-  server.on('upgrade', onUpgrade);
-  return {
-    server,
-    runtime: () => current,
-    swap(next) {
-      const previous = current;
-      current = next;
-      return previous;
-    },
-    listen: (port, host) => listen(server, port, host),
-    async shutdown(drainMs) {
-      draining = true;
-      for (const res of unanswered.drain()) if (!res.headersSent) res.setHeader('connection', 'close');
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeIdleConnections();
-      // Requests that started before the drain answer on keep-alive sockets: close those as they go idle.
-      const sweep = setInterval(() => server.closeIdleConnections(), 25);
-      const deadline = setTimeout(() => {
-        server.closeAllConnections();
-        for (const socket of tunnels) socket.destroy();
-      }, drainMs);
-      deadline.unref();
-      await closed;
-      clearInterval(sweep);
-      clearTimeout(deadline);
-      await current.retire();
-    },
-    close() {
-      return new Promise((resolve) => {
-        server.close(() => resolve());
-        server.closeIdleConnections();
-        for (const socket of tunnels) socket.destroy();
-        current.close();
-      });
-    },
-  };
+
+  async shutdown(drainMs: number): Promise<void> {
+    const server = this.server;
+    this.draining = true;
+    for (const res of this.unanswered.drain()) if (!res.headersSent) res.setHeader('connection', 'close');
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeIdleConnections();
+    // Requests that started before the drain answer on keep-alive sockets: close those as they go idle.
+    const sweep = setInterval(() => server.closeIdleConnections(), 25);
+    const deadline = setTimeout(() => {
+      server.closeAllConnections();
+      for (const socket of this.tunnels) socket.destroy();
+    }, drainMs);
+    deadline.unref();
+    await closed;
+    clearInterval(sweep);
+    clearTimeout(deadline);
+    await this.current.retire();
+  }
+
+  close(): Promise<void> {
+    return new Promise((resolve) => {
+      this.server.close(() => resolve());
+      this.server.closeIdleConnections();
+      for (const socket of this.tunnels) socket.destroy();
+      this.current.close();
+    });
+  }
 }
 
 /** Outside /rpc/ and the own routes with pass-through off: nothing is there. */
