@@ -26,26 +26,22 @@ export const readinessOptions = (rt: Runtime): ReadinessOptions => ({
 
 export function createDiscoveryApp(current: () => Runtime): Express {
   const app = express();
-  // Derived documents depend only on the contract: build each once per runtime generation.
-  const documents = new WeakMap<Runtime, Map<string, OpenApiDocument>>();
-  const openApi = (rt: Runtime, version: number) => {
-    const entry = findEntry(rt.calendar, version);
-    const deprecated = !!entry && statusAt(entry, rt.clock()) === 'deprecated';
-    const key = `${version}:${deprecated}`;
-    let perVersion = documents.get(rt);
-    if (!perVersion) documents.set(rt, (perVersion = new Map()));
-    let doc = perVersion.get(key);
-    if (!doc) perVersion.set(key, (doc = openApiFor(rt.contract, version, { deprecated, sunset: entry?.sunsetAt })));
-    return doc;
-  };
   app.disable('x-powered-by');
   app.set('etag', false);
-
   app.use((req: Request, res: Response, next: NextFunction) => {
     res.setHeader('x-request-id', requestIdOf(req.headers));
     next();
   });
+  // Express matches in the order routes are installed: /:version (the reference page) must come after the rest.
+  installHealthRoutes(app, current);
+  installDocumentRoutes(app, current);
+  installReferenceRoutes(app, current);
+  installFallbacks(app);
+  return app;
+}
 
+/** /healthz (the process is up) and /readyz (the backend answers, with the version it announces). */
+function installHealthRoutes(app: Express, current: () => Runtime): void {
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
@@ -56,6 +52,23 @@ export function createDiscoveryApp(current: () => Runtime): Express {
     if (readiness.ready) res.json({ status: 'ready', ...(readiness.backendVersion !== undefined && { backendVersion: readiness.backendVersion }) });
     else res.status(503).json({ status: 'not ready', reason: readiness.reason });
   });
+}
+
+/** A version's OpenAPI document, built once per runtime generation, version and deprecation (it depends on nothing else). */
+function openApi(documents: WeakMap<Runtime, Map<string, OpenApiDocument>>, rt: Runtime, version: number): OpenApiDocument {
+  const entry = findEntry(rt.calendar, version);
+  const deprecated = !!entry && statusAt(entry, rt.clock()) === 'deprecated';
+  const key = `${version}:${deprecated}`;
+  let perVersion = documents.get(rt);
+  if (!perVersion) documents.set(rt, (perVersion = new Map()));
+  let doc = perVersion.get(key);
+  if (!doc) perVersion.set(key, (doc = openApiFor(rt.contract, version, { deprecated, sunset: entry?.sunsetAt })));
+  return doc;
+}
+
+/** The version calendar (/versions), the OpenAPI documents (/json, /<v>/json) and the changelog. */
+function installDocumentRoutes(app: Express, current: () => Runtime): void {
+  const documents = new WeakMap<Runtime, Map<string, OpenApiDocument>>();
 
   app.get('/versions', (_req, res) => {
     const rt = current();
@@ -74,7 +87,7 @@ export function createDiscoveryApp(current: () => Runtime): Express {
   app.get(['/json', '/json/'], (_req, res) => {
     const rt = current();
     const latest = latestAt(rt.calendar, rt.clock())?.version ?? rt.contract.versions[0];
-    res.json(openApi(rt, latest as number));
+    res.json(openApi(documents, rt, latest as number));
   });
 
   app.get(['/:version/json', '/:version/json/'], (req, res, next) => {
@@ -89,14 +102,17 @@ export function createDiscoveryApp(current: () => Runtime): Express {
       );
       return;
     }
-    res.json(openApi(rt, version));
+    res.json(openApi(documents, rt, version));
   });
 
   app.get('/changelog', (_req, res) => {
     const rt = current();
     res.type('text/markdown; charset=utf-8').send(renderChangelog(rt.contract, rt.calendar));
   });
+}
 
+/** The interactive API reference: its static files (/_reference/<file>) and its pages (/<v>/, /latest/). */
+function installReferenceRoutes(app: Express, current: () => Runtime): void {
   // The reference pages' static files (Swagger UI's, from the swagger-ui-dist package).
   app.get('/_reference/:file', (req, res, next) => {
     const asset = referenceAsset(String(req.params.file));
@@ -147,7 +163,10 @@ export function createDiscoveryApp(current: () => Runtime): Express {
     res.setHeader('cache-control', 'no-cache');
     res.type('text/html; charset=utf-8').send(html);
   });
+}
 
+/** Anything else is a 404 problem; errors become problems (4xx from Express: no such endpoint; else 500). */
+function installFallbacks(app: Express): void {
   app.use((req: Request, res: Response) => {
     sendProblem(res, endpointNotFound(req.path), String(res.getHeader('x-request-id')));
   });
@@ -163,6 +182,4 @@ export function createDiscoveryApp(current: () => Runtime): Express {
         : new GatewayError('INTERNAL_ERROR', 'the gateway failed to handle this request');
     sendProblem(res, error, String(res.getHeader('x-request-id')));
   });
-
-  return app;
 }

@@ -7,7 +7,7 @@
 import { Agent, type ClientRequest, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse, request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { Socket } from 'node:net';
-import { createProxyMiddleware, type Plugin } from 'http-proxy-middleware';
+import { createProxyMiddleware, type Plugin, type RequestHandler } from 'http-proxy-middleware';
 import type { Logger } from 'pino';
 import type { RequestMetrics } from '../../ports/metrics.js';
 import type { PassThrough } from '../../ports/passthrough.js';
@@ -84,191 +84,235 @@ function answerHeaders(headers: IncomingHttpHeaders, requestId: string): Incomin
   return out;
 }
 
-export function createPassThrough(options: PassThroughOptions): PassThrough {
+/** What every request of one pass-through reads: built once by createPassThrough, frozen, passed to each step. */
+interface State {
+  readonly agent: Agent;
+  readonly request: typeof httpRequest | typeof httpsRequest;
+  readonly target: URL;
+  /** The target's path without its trailing slash, put before every request's path. */
+  readonly base: string;
+  /** /rpc and the excluded prefixes, lower case: never passed through. */
+  readonly kept: readonly string[];
+  readonly timeoutMs: number;
+  readonly metrics: RequestMetrics;
+  readonly requestLog: Logger;
+}
+
+function stateOf(options: PassThroughOptions): State {
   const kept = ['/rpc', ...options.exclude.map((prefix) => prefix.toLowerCase())];
-  /** Whether the backend may get this target: no reading of its path is /rpc or an excluded prefix. */
-  const passes = (url: string) => {
-    const paths = lenientPaths(url);
-    return !!paths && !paths.some((path) => kept.some((prefix) => isUnder(path, prefix)));
-  };
   const tls = options.target.startsWith('https:');
   const pool = { keepAlive: true, maxSockets: options.maxSockets, timeout: options.keepAliveMs };
   const agent = tls ? new HttpsAgent(pool) : new Agent(pool);
   const request = tls ? httpsRequest : httpRequest;
+  const target = new URL(options.target);
+  const base = target.pathname.replace(/\/$/, '');
+  const { timeoutMs, metrics, requestLog } = options;
+  return Object.freeze({ agent, request, target, base, kept, timeoutMs, metrics, requestLog });
+}
 
-  /** Answers the client with the problem, or cuts the answer if it has started. */
-  const fail = (req: Carrying, res: ServerResponse, err: Error) => {
-    const p = req[passage];
-    if (!p || p.over) return;
+/** Whether the backend may get this target: no reading of its path is /rpc or an excluded prefix. */
+function passes(kept: readonly string[], url: string): boolean {
+  const paths = lenientPaths(url);
+  if (!paths) return false;
+  // Plain loops: nested `some` callbacks would allocate a closure per path on every request.
+  for (let i = 0; i < paths.length; i++) {
+    for (let j = 0; j < kept.length; j++) if (isUnder(paths[i] as string, kept[j] as string)) return false;
+  }
+  return true;
+}
+
+/** Answers the client with the problem, or cuts the answer if it has started. */
+function fail(s: State, req: Carrying, res: ServerResponse, err: Error): void {
+  const p = req[passage];
+  if (!p || p.over) return;
+  p.over = true;
+  clearTimeout(p.timer);
+  p.proxyReq?.destroy();
+  if (p.answered) {
+    res.destroy();
+    return;
+  }
+  const error = p.timedOut ? upstreamTimeout(s.timeoutMs) : upstreamFailed(err);
+  p.error = error.code;
+  res.setHeader('x-request-id', p.requestId);
+  sendProblem(res, error, p.requestId);
+}
+
+/** The request's line in the log and its count in the metrics, once it is over. */
+function account(s: State, req: IncomingMessage, p: Passage, status: number): void {
+  if (p.accounted) return;
+  p.accounted = true;
+  s.metrics.recordPassthrough(status, p.error);
+  if (!s.requestLog.isLevelEnabled('info')) return;
+  const path = (req.url ?? '').split('?', 1)[0]?.slice(0, 200);
+  const line = { requestId: p.requestId, passthrough: true, httpMethod: req.method, path, status, durationMs: Math.round((performance.now() - p.started) * 100) / 100, ...(p.error && { error: p.error }) };
+  s.requestLog.info(line, 'request');
+}
+
+/** A web request: refused (404) when it may not pass, else its headers rewritten, its deadline armed, and sent. */
+function passWeb(s: State, req: Carrying, res: ServerResponse): void {
+  const requestId = requestIdOf(req.headers);
+  // Set with the answer's head (writeHead takes a slower path when headers were set before it).
+  const p: Passage = { requestId, started: performance.now(), answered: false, timedOut: false, over: false };
+  const url = req.url ?? '';
+  if (!passes(s.kept, url)) {
+    p.error = 'ENDPOINT_NOT_FOUND';
+    res.once('close', () => account(s, req, p, res.statusCode));
+    res.setHeader('x-request-id', requestId);
+    sendProblem(res, endpointNotFound(url), requestId);
+    return;
+  }
+  req[passage] = p;
+  req.headers = upstreamHeaders(req, requestId, false);
+  res.once('close', () => {
+    account(s, req, p, res.writableFinished ? res.statusCode : 499);
+    if (res.writableFinished) return;
+    // The client left before its answer was complete: nobody will read what the upstream sends.
     p.over = true;
     clearTimeout(p.timer);
     p.proxyReq?.destroy();
-    if (p.answered) {
-      res.destroy();
+  });
+  // The deadline for the answer's head runs from the end of the request, so a long upload is not a timeout.
+  const arm = () => {
+    if (p.over || p.answered) return;
+    p.timer = setTimeout(() => {
+      p.timedOut = true;
+      fail(s, req, res, new Error('upstream deadline exceeded'));
+    }, s.timeoutMs);
+  };
+  if (req.complete) arm();
+  else req.once('end', arm);
+  forward(s, req, res, p);
+}
+
+/** A web request goes out on node:http as the bare proxy's do: the header rules are applied already. */
+function forward(s: State, req: Carrying, res: ServerResponse, p: Passage): void {
+  req.headers.host = s.target.host;
+  const proxyReq = s.request({ agent: s.agent, hostname: s.target.hostname, port: s.target.port, method: req.method, path: s.base + (req.url ?? '/'), headers: req.headers });
+  p.proxyReq = proxyReq;
+  proxyReq.once('error', (err) => fail(s, req, res, err));
+  proxyReq.once('response', (proxyRes: IncomingMessage) => {
+    if (p.over || res.headersSent) {
+      proxyRes.destroy();
       return;
     }
-    const error = p.timedOut ? upstreamTimeout(options.timeoutMs) : upstreamFailed(err);
-    p.error = error.code;
-    res.setHeader('x-request-id', p.requestId);
-    sendProblem(res, error, p.requestId);
-  };
+    p.answered = true;
+    clearTimeout(p.timer);
+    // Past the head: an upstream silent for the whole timeout is cut (the client sees a truncated answer).
+    proxyReq.setTimeout(s.timeoutMs, () => proxyReq.destroy());
+    res.writeHead(proxyRes.statusCode ?? 502, proxyRes.statusMessage, answerHeaders(proxyRes.headers, p.requestId));
+    // pipe, not stream.pipeline, whose AbortController and DOMException cost this path dearly (BENCHMARKS.md).
+    // A client that leaves is handled by passWeb()'s close listener.
+    proxyRes.pipe(res);
+    proxyRes.once('error', () => res.destroy());
+    proxyRes.once('close', () => {
+      if (!proxyRes.complete) res.destroy();
+    });
+  });
+  req.pipe(proxyReq);
+}
 
-  /** The request's line in the log and its count in the metrics, once it is over. */
-  const account = (req: IncomingMessage, p: Passage, status: number) => {
-    if (p.accounted) return;
-    p.accounted = true;
-    options.metrics.recordPassthrough(status, p.error);
-    if (!options.requestLog.isLevelEnabled('info')) return;
-    const path = (req.url ?? '').split('?', 1)[0]?.slice(0, 200);
-    const line = { requestId: p.requestId, passthrough: true, httpMethod: req.method, path, status, durationMs: Math.round((performance.now() - p.started) * 100) / 100, ...(p.error && { error: p.error }) };
-    options.requestLog.info(line, 'request');
-  };
+/** An upgrade: refused on the socket (404) when it may not pass, else its headers rewritten and proxied. */
+function passUpgrade(s: State, proxy: RequestHandler, req: Carrying, socket: Socket, head: Buffer): void {
+  const requestId = requestIdOf(req.headers);
+  socket.on('error', () => socket.destroy());
+  const p: Passage = { requestId, started: performance.now(), answered: false, timedOut: false, over: false };
+  const url = req.url ?? '';
+  if (!passes(s.kept, url)) {
+    p.error = 'ENDPOINT_NOT_FOUND';
+    account(s, req, p, 404);
+    refuseOnSocket(socket, endpointNotFound(url), requestId);
+    return;
+  }
+  req[passage] = p;
+  req.headers = upstreamHeaders(req, requestId, true);
+  proxy.upgrade(req, socket, head);
+}
 
-  const target = new URL(options.target);
-  const base = target.pathname.replace(/\/$/, '');
-  /** A web request goes out on node:http as the bare proxy's do: the header rules are applied already. */
-  const forward = (req: Carrying, res: ServerResponse, p: Passage) => {
-    req.headers.host = target.host;
-    const proxyReq = request({ agent, hostname: target.hostname, port: target.port, method: req.method, path: base + (req.url ?? '/'), headers: req.headers });
-    p.proxyReq = proxyReq;
-    proxyReq.once('error', (err) => fail(req, res, err));
-    proxyReq.once('response', (proxyRes: IncomingMessage) => {
-      if (p.over || res.headersSent) {
-        proxyRes.destroy();
-        return;
-      }
+/** http-proxy's upgrade request is out: arm its deadline, account the handshake or the client leaving. */
+function watchUpgrade(s: State, proxyReq: ClientRequest, req: Carrying, socket: Socket): void {
+  const p = req[passage];
+  if (!p) return;
+  p.proxyReq = proxyReq;
+  p.timer = setTimeout(() => {
+    p.timedOut = true;
+    proxyReq.destroy(new Error('upstream deadline exceeded'));
+  }, s.timeoutMs);
+  proxyReq.once('upgrade', () => {
+    p.answered = true;
+    clearTimeout(p.timer);
+    account(s, req, p, 101);
+  });
+  socket.once('close', () => {
+    if (p.answered) return;
+    proxyReq.destroy();
+    account(s, req, p, 499);
+  });
+  // http-proxy writes a refused upgrade's answer with the upstream's framing headers over a decoded body:
+  // replace its listener (added right after this event) with one that writes a sound answer.
+  queueMicrotask(() => {
+    proxyReq.removeAllListeners('response');
+    proxyReq.on('response', (answer: IncomingMessage) => {
       p.answered = true;
       clearTimeout(p.timer);
-      // Past the head: an upstream silent for the whole timeout is cut (the client sees a truncated answer).
-      proxyReq.setTimeout(options.timeoutMs, () => proxyReq.destroy());
-      res.writeHead(proxyRes.statusCode ?? 502, proxyRes.statusMessage, answerHeaders(proxyRes.headers, p.requestId));
-      // pipe, not stream.pipeline, whose AbortController and DOMException cost this path dearly (BENCHMARKS.md).
-      // A client that leaves is handled by web()'s close listener.
-      proxyRes.pipe(res);
-      proxyRes.once('error', () => res.destroy());
-      proxyRes.once('close', () => {
-        if (!proxyRes.complete) res.destroy();
-      });
+      account(s, req, p, answer.statusCode ?? 502);
+      relayOnSocket(socket, answer, answerHeaders(answer.headers, p.requestId));
     });
-    req.pipe(proxyReq);
-  };
+  });
+}
 
+/** http-proxy failed a request: an upgrade is answered on its socket, a web request as fail() does. */
+function proxyFailed(s: State, err: Error, req: Carrying, target: ServerResponse | Socket): void {
+  const p = req[passage];
+  if (!p) return;
+  if (!('writeHead' in target)) {
+    // An upgrade: answer on the socket unless the handshake went through (then the tunnel just ends).
+    clearTimeout(p.timer);
+    if (p.over) return;
+    p.over = true;
+    if (p.answered) target.destroy();
+    else {
+      const error = p.timedOut ? upstreamTimeout(s.timeoutMs) : upstreamFailed(err);
+      p.error = error.code;
+      account(s, req, p, error.status);
+      refuseOnSocket(target, error, p.requestId);
+    }
+    return;
+  }
+  fail(s, req, target, err);
+}
+
+/** http-proxy-middleware, which carries only upgrades, with its default plugins replaced by the hooks above. */
+function upgradeProxy(s: State, target: string): RequestHandler {
   const hooks: Plugin = (proxy) => {
-    proxy.on('proxyReqWs', (proxyReq: ClientRequest, req: Carrying, socket: Socket) => {
-      const p = req[passage];
-      if (!p) return;
-      p.proxyReq = proxyReq;
-      p.timer = setTimeout(() => {
-        p.timedOut = true;
-        proxyReq.destroy(new Error('upstream deadline exceeded'));
-      }, options.timeoutMs);
-      proxyReq.once('upgrade', () => {
-        p.answered = true;
-        clearTimeout(p.timer);
-        account(req, p, 101);
-      });
-      socket.once('close', () => {
-        if (p.answered) return;
-        proxyReq.destroy();
-        account(req, p, 499);
-      });
-      // http-proxy writes a refused upgrade's answer with the upstream's framing headers over a decoded body:
-      // replace its listener (added right after this event) with one that writes a sound answer.
-      queueMicrotask(() => {
-        proxyReq.removeAllListeners('response');
-        proxyReq.on('response', (answer: IncomingMessage) => {
-          p.answered = true;
-          clearTimeout(p.timer);
-          account(req, p, answer.statusCode ?? 502);
-          relayOnSocket(socket, answer, answerHeaders(answer.headers, p.requestId));
-        });
-      });
-    });
-    proxy.on('error', (err: Error, req: Carrying, target: ServerResponse | Socket) => {
-      const p = req[passage];
-      if (!p) return;
-      if (!('writeHead' in target)) {
-        // An upgrade: answer on the socket unless the handshake went through (then the tunnel just ends).
-        clearTimeout(p.timer);
-        if (p.over) return;
-        p.over = true;
-        if (p.answered) target.destroy();
-        else {
-          const error = p.timedOut ? upstreamTimeout(options.timeoutMs) : upstreamFailed(err);
-          p.error = error.code;
-          account(req, p, error.status);
-          refuseOnSocket(target, error, p.requestId);
-        }
-        return;
-      }
-      fail(req, target, err);
-    });
+    proxy.on('proxyReqWs', (proxyReq: ClientRequest, req: Carrying, socket: Socket) => watchUpgrade(s, proxyReq, req, socket));
+    proxy.on('error', (err: Error, req: Carrying, to: ServerResponse | Socket) => proxyFailed(s, err, req, to));
     // The client's socket was reset mid-request: http-proxy aborts the upstream request itself.
     proxy.on('econnreset', () => {});
   };
-
-  const proxy = createProxyMiddleware<IncomingMessage, ServerResponse>({
-    target: options.target,
+  return createProxyMiddleware<IncomingMessage, ServerResponse>({
+    target,
     changeOrigin: true,
-    agent,
+    agent: s.agent,
     xfwd: false,
     selfHandleResponse: true,
     ejectPlugins: true,
     plugins: [hooks],
   });
+}
 
+export function createPassThrough(options: PassThroughOptions): PassThrough {
+  const s = stateOf(options);
+  const proxy = upgradeProxy(s, options.target);
   return {
     web(req: Carrying, res) {
-      const requestId = requestIdOf(req.headers);
-      // Set with the answer's head (writeHead takes a slower path when headers were set before it).
-      const p: Passage = { requestId, started: performance.now(), answered: false, timedOut: false, over: false };
-      const url = req.url ?? '';
-      if (!passes(url)) {
-        p.error = 'ENDPOINT_NOT_FOUND';
-        res.once('close', () => account(req, p, res.statusCode));
-        res.setHeader('x-request-id', requestId);
-        sendProblem(res, endpointNotFound(url), requestId);
-        return;
-      }
-      req[passage] = p;
-      req.headers = upstreamHeaders(req, requestId, false);
-      res.once('close', () => {
-        account(req, p, res.writableFinished ? res.statusCode : 499);
-        if (res.writableFinished) return;
-        // The client left before its answer was complete: nobody will read what the upstream sends.
-        p.over = true;
-        clearTimeout(p.timer);
-        p.proxyReq?.destroy();
-      });
-      // The deadline for the answer's head runs from the end of the request, so a long upload is not a timeout.
-      const arm = () => {
-        if (p.over || p.answered) return;
-        p.timer = setTimeout(() => {
-          p.timedOut = true;
-          fail(req, res, new Error('upstream deadline exceeded'));
-        }, options.timeoutMs);
-      };
-      if (req.complete) arm();
-      else req.once('end', arm);
-      forward(req, res, p);
+      passWeb(s, req, res);
     },
     upgrade(req: Carrying, socket, head) {
-      const requestId = requestIdOf(req.headers);
-      socket.on('error', () => socket.destroy());
-      const p: Passage = { requestId, started: performance.now(), answered: false, timedOut: false, over: false };
-      const url = req.url ?? '';
-      if (!passes(url)) {
-        p.error = 'ENDPOINT_NOT_FOUND';
-        account(req, p, 404);
-        refuseOnSocket(socket, endpointNotFound(url), requestId);
-        return;
-      }
-      req[passage] = p;
-      req.headers = upstreamHeaders(req, requestId, true);
-      proxy.upgrade(req, socket, head);
+      passUpgrade(s, proxy, req, socket, head);
     },
     close() {
-      agent.destroy();
+      s.agent.destroy();
     },
   };
 }
