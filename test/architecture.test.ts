@@ -263,6 +263,21 @@ function functionLengths(path: string, text: string): { name: string; line: numb
   return found;
 }
 
+/** Functions over the bound elsewhere in src/, still known; this list may only shrink. */
+const KNOWN_LONG_FUNCTIONS = [
+  'cli/serve.ts serve',
+  'admin/metrics.ts createMetrics',
+  'reference-backend/server.ts createBackendServer',
+  'adapters/cache/redis-link.ts createRedisLink',
+  'cli/nginx-front.ts nginxFront',
+  'adapters/impact/notices.ts createNotifier',
+  'core/derive/openapi.ts openApiFor',
+  'admin/server.ts createAdminServer',
+  'adapters/backend-client.ts createBackendClient',
+  'core/impact/report.ts buildImpactReport',
+  'core/translate/plan.ts buildPlan',
+];
+
 describe('functions on the request path and its wiring', () => {
   it('are measured in lines', () => {
     const text = ['function a() {', '  return 1;', '}', 'const b = () =>', '  2;'].join('\n');
@@ -270,6 +285,20 @@ describe('functions on the request path and its wiring', () => {
       { name: 'a', line: 1, lines: 3 },
       { name: 'b', line: 4, lines: 2 },
     ]);
+  });
+
+  const longOnes = (folders: readonly string[] | undefined) =>
+    sources
+      .filter((s) => folders === undefined || folders.some((f) => s.path.startsWith(`${f}/`)))
+      .flatMap(({ path, text }) => functionLengths(path, text).filter((f) => f.lines > MAX_FUNCTION_LINES).map((f) => ({ at: `${path} ${f.name}`, lines: f.lines })));
+
+  it(`elsewhere in src/ are at most ${MAX_FUNCTION_LINES} lines, or known (KNOWN_LONG_FUNCTIONS)`, () => {
+    expect(longOnes(undefined).filter((f) => !KNOWN_LONG_FUNCTIONS.includes(f.at))).toEqual([]);
+  });
+
+  it('still have each known long function (delete it from KNOWN_LONG_FUNCTIONS once it is short)', () => {
+    const long = longOnes(undefined).map((f) => f.at);
+    for (const known of KNOWN_LONG_FUNCTIONS) expect(long, known).toContain(known);
   });
 
   it(`are at most ${MAX_FUNCTION_LINES} lines in src/edge, src/ports and src/gateway`, () => {
