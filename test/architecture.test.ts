@@ -267,12 +267,8 @@ function functionLengths(path: string, text: string): { name: string; line: numb
 const KNOWN_LONG_FUNCTIONS = [
   'cli/serve.ts serve',
   'admin/metrics.ts createMetrics',
-  'reference-backend/server.ts createBackendServer',
   'adapters/cache/redis-link.ts createRedisLink',
-  'cli/nginx-front.ts nginxFront',
-  'adapters/impact/notices.ts createNotifier',
   'core/derive/openapi.ts openApiFor',
-  'admin/server.ts createAdminServer',
   'adapters/backend-client.ts createBackendClient',
   'core/impact/report.ts buildImpactReport',
   'core/translate/plan.ts buildPlan',

@@ -62,69 +62,14 @@ export function createAdminServer(options: AdminOptions): AdminServer {
   app.get('/metrics', async (_req, res) => {
     res.type(options.metrics.registry.contentType).send(await options.metrics.registry.metrics());
   });
-  app.post('/reload', (req, res) => {
-    const token = options.token?.();
-    if (token !== undefined && !authorized(req, token)) {
-      res.setHeader('www-authenticate', 'Bearer realm="dl-version-gateway admin"');
-      res.status(401).json({ ok: false, problems: ['POST /reload needs Authorization: Bearer <the admin token>'] });
-      return;
-    }
-    const result = options.reload();
-    res.status(result.ok ? 200 : 422).json(result);
-  });
+  app.post('/reload', (req, res) => reload(options, req, res));
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
-  const impact = async (req: Request, res: Response, html: boolean) => {
-    if (!options.impact) {
-      res.status(404).json({ error: 'the impact report is not recorded by this process' });
-      return;
-    }
-    const filters = filtersOf(req);
-    if (typeof filters === 'string') {
-      res.status(400).json({ error: filters });
-      return;
-    }
-    let report: ImpactReport;
-    try {
-      report = await options.impact(filters);
-    } catch (e) {
-      res.status(503).json({ error: `the impact report cannot be read now: ${(e as Error).message}` });
-      return;
-    }
-    res.setHeader('cache-control', 'no-store');
-    if (!html) {
-      res.json(report);
-      return;
-    }
-    // The page loads nothing: no script, no outside resource; only its own inline style.
-    res.setHeader('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'self'");
-    res.type('text/html; charset=utf-8').send(renderImpactPage(report));
-  };
-  app.get('/notices', async (_req, res) => {
-    if (!options.notices) {
-      res.json({ deliveries: [], note: 'no webhook is configured (notices.webhooks)' });
-      return;
-    }
-    try {
-      res.setHeader('cache-control', 'no-store');
-      res.json({ deliveries: await options.notices() });
-    } catch (e) {
-      res.status(503).json({ error: `the notice log cannot be read now: ${(e as Error).message}` });
-    }
-  });
-  app.get('/impact', (req, res) => impact(req, res, false));
-  app.get('/impact.html', (req, res) => impact(req, res, true));
-  app.use((req: Request, res: Response) => {
-    const allowed = ROUTES[req.path];
-    if (allowed) {
-      // HEAD is answered for GET routes by Express itself; anything else here is a wrong method.
-      res.setHeader('allow', allowed === 'GET' ? 'GET, HEAD' : allowed);
-      res.status(405).json({ error: `use ${allowed} for ${req.path}` });
-      return;
-    }
-    res.status(404).json({ error: 'no such admin endpoint: /metrics (GET), /reload (POST), /healthz (GET), /impact (GET), /impact.html (GET), /notices (GET)' });
-  });
+  app.get('/notices', (_req, res) => notices(options, res));
+  app.get('/impact', (req, res) => impact(options, req, res, false));
+  app.get('/impact.html', (req, res) => impact(options, req, res, true));
+  app.use(noSuchRoute);
   const server = createServer(app);
   return {
     server,
@@ -136,4 +81,70 @@ export function createAdminServer(options: AdminOptions): AdminServer {
       });
     },
   };
+}
+
+/** POST /reload: with the admin token when one is set; 422 with the problems of a config that does not load. */
+function reload(options: AdminOptions, req: Request, res: Response): void {
+  const token = options.token?.();
+  if (token !== undefined && !authorized(req, token)) {
+    res.setHeader('www-authenticate', 'Bearer realm="dl-version-gateway admin"');
+    res.status(401).json({ ok: false, problems: ['POST /reload needs Authorization: Bearer <the admin token>'] });
+    return;
+  }
+  const result = options.reload();
+  res.status(result.ok ? 200 : 422).json(result);
+}
+
+/** GET /impact (JSON) and /impact.html (the page), filtered by the query. */
+async function impact(options: AdminOptions, req: Request, res: Response, html: boolean): Promise<void> {
+  if (!options.impact) {
+    res.status(404).json({ error: 'the impact report is not recorded by this process' });
+    return;
+  }
+  const filters = filtersOf(req);
+  if (typeof filters === 'string') {
+    res.status(400).json({ error: filters });
+    return;
+  }
+  let report: ImpactReport;
+  try {
+    report = await options.impact(filters);
+  } catch (e) {
+    res.status(503).json({ error: `the impact report cannot be read now: ${(e as Error).message}` });
+    return;
+  }
+  res.setHeader('cache-control', 'no-store');
+  if (!html) {
+    res.json(report);
+    return;
+  }
+  // The page loads nothing: no script, no outside resource; only its own inline style.
+  res.setHeader('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'self'");
+  res.type('text/html; charset=utf-8').send(renderImpactPage(report));
+}
+
+/** GET /notices: the latest deliveries and failures of sunset notices. */
+async function notices(options: AdminOptions, res: Response): Promise<void> {
+  if (!options.notices) {
+    res.json({ deliveries: [], note: 'no webhook is configured (notices.webhooks)' });
+    return;
+  }
+  try {
+    res.setHeader('cache-control', 'no-store');
+    res.json({ deliveries: await options.notices() });
+  } catch (e) {
+    res.status(503).json({ error: `the notice log cannot be read now: ${(e as Error).message}` });
+  }
+}
+
+/** A known path with the wrong method is 405 with Allow; anything else 404 listing the endpoints. */
+function noSuchRoute(req: Request, res: Response): void {
+  const allowed = ROUTES[req.path];
+  if (allowed) {
+    // HEAD is answered for GET routes by Express itself; anything else here is a wrong method.
+    res.setHeader('allow', allowed === 'GET' ? 'GET, HEAD' : allowed);
+    res.status(405).json({ error: `use ${allowed} for ${req.path}` });
+    return;
+  }
+  res.status(404).json({ error: 'no such admin endpoint: /metrics (GET), /reload (POST), /healthz (GET), /impact (GET), /impact.html (GET), /notices (GET)' });
 }

@@ -77,145 +77,154 @@ function isJsonMediaType(contentType: string): boolean {
 }
 
 export function createBackendServer(options: ServerOptions): Server {
-  const { headVersion, methods, maxBodyBytes, store, record } = options;
-  const head = String(headVersion);
-
-  /** x-dl-api-version must be absent or exactly the head version. */
-  function checkApiVersion(raw: string | undefined): void {
-    if (raw === undefined || raw === head) return;
-    const reason = raw.includes(',') ? 'multiple' : CANONICAL_INTEGER.test(raw.trim()) ? 'unsupported' : 'malformed';
-    throw new BackendError('INVALID_API_VERSION_HEADER', `This backend speaks only API version ${head}; x-dl-api-version was "${raw.slice(0, 64)}".`, {
-      header: 'x-dl-api-version',
-      reason,
-      received: raw.slice(0, 64),
-      supported: [headVersion],
-    });
-  }
-
-  /** x-dl-client-api-version: the client version the request acts for (1..head); absent = the web UI at head. */
-  function clientVersionOf(raw: string | undefined): number | undefined {
-    if (raw === undefined) return undefined;
-    const value = raw.trim();
-    if (CANONICAL_INTEGER.test(value)) {
-      const n = Number(value);
-      if (n <= headVersion) return n;
-    }
-    throw new BackendError('INVALID_API_VERSION_HEADER', `x-dl-client-api-version must be an integer from 1 to ${head}; it was "${raw.slice(0, 64)}".`, {
-      header: 'x-dl-client-api-version',
-      reason: raw.includes(',') ? 'multiple' : CANONICAL_INTEGER.test(value) ? 'unsupported' : 'malformed',
-      received: raw.slice(0, 64),
-      supported: Array.from({ length: headVersion }, (_, i) => i + 1),
-    });
-  }
-
-  /**
-   * x-dl-client-writes-through, `kind=version` pairs (`dashboard=2,chart=3`): per kind, the newest version the client
-   * may write (the gateway's grant for kinds that did not change); a malformed pair, or one below the client's or above
-   * the head, is ignored (the client's own version applies).
-   */
-  function writesThroughOf(raw: string | undefined, clientVersion: number): Record<string, number> | undefined {
-    if (raw === undefined) return undefined;
-    const out: Record<string, number> = Object.create(null);
-    for (const pair of raw.split(',')) {
-      const m = /^\s*([A-Za-z][A-Za-z0-9]{0,40})=([1-9][0-9]{0,5})\s*$/.exec(pair);
-      if (!m) continue;
-      const n = Number(m[2]);
-      if (n >= clientVersion && n <= headVersion) out[m[1] as string] = n;
-    }
-    return out;
-  }
-
-  function handleRpc(req: IncomingMessage, path: string, bytes: Buffer, text: string): unknown {
-    if (req.method !== 'POST') {
-      throw new BackendError('METHOD_NOT_ALLOWED', `Use POST for ${path}.`, { method: req.method ?? '', allow: ['POST'] });
-    }
-    const name = path.slice('/rpc/'.length);
-    const handler = METHOD_NAME.test(name) ? methods.get(name) : undefined;
-    if (handler === undefined) {
-      throw new BackendError('ENDPOINT_NOT_FOUND', `Method "${name.slice(0, 64)}" does not exist.`, { method: name.slice(0, 64) });
-    }
-    checkApiVersion(single(req.headers['x-dl-api-version']));
-    const clientVersion = clientVersionOf(single(req.headers['x-dl-client-api-version']));
-    const contentType = req.headers['content-type'];
-    if (contentType !== undefined && !isJsonMediaType(contentType)) {
-      throw new BackendError('UNSUPPORTED_MEDIA_TYPE', 'The body must be application/json.', { received: contentType.slice(0, 100) });
-    }
-    let body: unknown = {};
-    if (bytes.length > 0) {
-      try {
-        if (!isUtf8(bytes)) throw new Error('not UTF-8');
-        body = JSON.parse(text);
-      } catch {
-        throw new BackendError('INVALID_JSON', 'The request body is not valid JSON.');
-      }
-    }
-    if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-      throw new BackendError('VALIDATION_ERROR', 'The request body must be a JSON object.', {
-        issues: [{ path: '', message: 'Expected a JSON object' }],
-      });
-    }
-    const version = clientVersion ?? headVersion;
-    return invoke(handler, name, body as Record<string, unknown>, {
-      store,
-      clientVersion: version,
-      webUi: clientVersion === undefined,
-      access: { version, ...(clientVersion !== undefined && { through: writesThroughOf(single(req.headers['x-dl-client-writes-through']), clientVersion) }) },
-    });
-  }
-
-  async function onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const rawRequestId = single(req.headers['x-request-id']);
-    const requestId = rawRequestId !== undefined && HEADER_VALUE.test(rawRequestId) ? rawRequestId : undefined;
-
-    const send = (status: number, payload: unknown, problem: boolean, extra: Record<string, string> = {}): void => {
-      if (res.headersSent || res.destroyed) return;
-      const json = JSON.stringify(payload);
-      const headers: Record<string, string | number> = {
-        'content-type': problem ? 'application/problem+json' : 'application/json',
-        'content-length': Buffer.byteLength(json),
-        'x-dl-api-version': head,
-        ...extra,
-      };
-      if (requestId !== undefined) headers['x-request-id'] = requestId;
-      res.writeHead(status, headers);
-      res.end(json);
-    };
-    const fail = (error: unknown): void => {
-      const e = error instanceof BackendError ? error : new BackendError('INTERNAL_ERROR', 'The reference backend failed to handle the request.');
-      const extra: Record<string, string> = {};
-      if (e.code === 'METHOD_NOT_ALLOWED') extra.allow = (e.details.allow as string[]).join(', ');
-      send(e.status, problemBody(e, requestId ?? null), true, extra);
-    };
-
-    const url = req.url ?? '/';
-    const result = await readBody(req, maxBodyBytes);
-    if (result.kind === 'aborted') return;
-    const text = result.kind === 'ok' ? result.bytes.toString('utf8') : '';
-    record({ method: req.method ?? '', url, headers: req.headers, body: text });
-    if (result.kind === 'tooLarge') {
-      fail(new BackendError('PAYLOAD_TOO_LARGE', `The request body exceeds ${maxBodyBytes} bytes.`, { limitBytes: maxBodyBytes }));
-      return;
-    }
-
-    const query = url.indexOf('?');
-    const path = query === -1 ? url : url.slice(0, query);
-    try {
-      if (path === '/ping') {
-        if (req.method !== 'GET' && req.method !== 'HEAD') {
-          throw new BackendError('METHOD_NOT_ALLOWED', 'Use GET for /ping.', { method: req.method ?? '', allow: ['GET', 'HEAD'] });
-        }
-        send(200, { status: 'ok', apiVersion: headVersion }, false);
-      } else if (path.startsWith('/rpc/')) {
-        send(200, handleRpc(req, path, result.bytes, text), false);
-      } else {
-        throw new BackendError('ENDPOINT_NOT_FOUND', `No endpoint at ${path.slice(0, 100)}.`, { path: path.slice(0, 100) });
-      }
-    } catch (error) {
-      fail(error);
-    }
-  }
-
   return createServer((req, res) => {
-    onRequest(req, res).catch(() => res.destroy());
+    onRequest(options, req, res).catch(() => res.destroy());
   });
+}
+
+/** x-dl-api-version must be absent or exactly the head version. */
+function checkApiVersion(headVersion: number, raw: string | undefined): void {
+  const head = String(headVersion);
+  if (raw === undefined || raw === head) return;
+  const reason = raw.includes(',') ? 'multiple' : CANONICAL_INTEGER.test(raw.trim()) ? 'unsupported' : 'malformed';
+  throw new BackendError('INVALID_API_VERSION_HEADER', `This backend speaks only API version ${head}; x-dl-api-version was "${raw.slice(0, 64)}".`, {
+    header: 'x-dl-api-version',
+    reason,
+    received: raw.slice(0, 64),
+    supported: [headVersion],
+  });
+}
+
+/** x-dl-client-api-version: the client version the request acts for (1..head); absent = the web UI at head. */
+function clientVersionOf(headVersion: number, raw: string | undefined): number | undefined {
+  if (raw === undefined) return undefined;
+  const value = raw.trim();
+  if (CANONICAL_INTEGER.test(value)) {
+    const n = Number(value);
+    if (n <= headVersion) return n;
+  }
+  throw new BackendError('INVALID_API_VERSION_HEADER', `x-dl-client-api-version must be an integer from 1 to ${headVersion}; it was "${raw.slice(0, 64)}".`, {
+    header: 'x-dl-client-api-version',
+    reason: raw.includes(',') ? 'multiple' : CANONICAL_INTEGER.test(value) ? 'unsupported' : 'malformed',
+    received: raw.slice(0, 64),
+    supported: Array.from({ length: headVersion }, (_, i) => i + 1),
+  });
+}
+
+/**
+ * x-dl-client-writes-through, `kind=version` pairs (`dashboard=2,chart=3`): per kind, the newest version the client
+ * may write (the gateway's grant for kinds that did not change); a malformed pair, or one below the client's or above
+ * the head, is ignored (the client's own version applies).
+ */
+function writesThroughOf(headVersion: number, raw: string | undefined, clientVersion: number): Record<string, number> | undefined {
+  if (raw === undefined) return undefined;
+  const out: Record<string, number> = Object.create(null);
+  for (const pair of raw.split(',')) {
+    const m = /^\s*([A-Za-z][A-Za-z0-9]{0,40})=([1-9][0-9]{0,5})\s*$/.exec(pair);
+    if (!m) continue;
+    const n = Number(m[2]);
+    if (n >= clientVersion && n <= headVersion) out[m[1] as string] = n;
+  }
+  return out;
+}
+
+/** The JSON object a request body holds ({} when empty); 400 for anything else. */
+function bodyObject(bytes: Buffer, text: string): Record<string, unknown> {
+  let body: unknown = {};
+  if (bytes.length > 0) {
+    try {
+      if (!isUtf8(bytes)) throw new Error('not UTF-8');
+      body = JSON.parse(text);
+    } catch {
+      throw new BackendError('INVALID_JSON', 'The request body is not valid JSON.');
+    }
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new BackendError('VALIDATION_ERROR', 'The request body must be a JSON object.', {
+      issues: [{ path: '', message: 'Expected a JSON object' }],
+    });
+  }
+  return body as Record<string, unknown>;
+}
+
+/** POST /rpc/<method>: the head-version checks, then the method on the store, acting for the client's version. */
+function handleRpc(options: ServerOptions, req: IncomingMessage, path: string, bytes: Buffer, text: string): unknown {
+  const { headVersion, methods, store } = options;
+  if (req.method !== 'POST') {
+    throw new BackendError('METHOD_NOT_ALLOWED', `Use POST for ${path}.`, { method: req.method ?? '', allow: ['POST'] });
+  }
+  const name = path.slice('/rpc/'.length);
+  const handler = METHOD_NAME.test(name) ? methods.get(name) : undefined;
+  if (handler === undefined) {
+    throw new BackendError('ENDPOINT_NOT_FOUND', `Method "${name.slice(0, 64)}" does not exist.`, { method: name.slice(0, 64) });
+  }
+  checkApiVersion(headVersion, single(req.headers['x-dl-api-version']));
+  const clientVersion = clientVersionOf(headVersion, single(req.headers['x-dl-client-api-version']));
+  const contentType = req.headers['content-type'];
+  if (contentType !== undefined && !isJsonMediaType(contentType)) {
+    throw new BackendError('UNSUPPORTED_MEDIA_TYPE', 'The body must be application/json.', { received: contentType.slice(0, 100) });
+  }
+  const body = bodyObject(bytes, text);
+  const version = clientVersion ?? headVersion;
+  const through = clientVersion !== undefined ? writesThroughOf(headVersion, single(req.headers['x-dl-client-writes-through']), clientVersion) : undefined;
+  return invoke(handler, name, body, {
+    store,
+    clientVersion: version,
+    webUi: clientVersion === undefined,
+    access: { version, ...(clientVersion !== undefined && { through }) },
+  });
+}
+
+/** Writes one JSON answer (a problem's media type for errors), with the head version and the request id. */
+function send(res: ServerResponse, head: number, requestId: string | undefined, status: number, payload: unknown, problem: boolean, extra: Record<string, string> = {}): void {
+  if (res.headersSent || res.destroyed) return;
+  const json = JSON.stringify(payload);
+  const headers: Record<string, string | number> = {
+    'content-type': problem ? 'application/problem+json' : 'application/json',
+    'content-length': Buffer.byteLength(json),
+    'x-dl-api-version': String(head),
+    ...extra,
+  };
+  if (requestId !== undefined) headers['x-request-id'] = requestId;
+  res.writeHead(status, headers);
+  res.end(json);
+}
+
+/** The problem answer for a BackendError, or a 500 for anything else. */
+function fail(res: ServerResponse, head: number, requestId: string | undefined, error: unknown): void {
+  const e = error instanceof BackendError ? error : new BackendError('INTERNAL_ERROR', 'The reference backend failed to handle the request.');
+  const extra: Record<string, string> = {};
+  if (e.code === 'METHOD_NOT_ALLOWED') extra.allow = (e.details.allow as string[]).join(', ');
+  send(res, head, requestId, e.status, problemBody(e, requestId ?? null), true, extra);
+}
+
+async function onRequest(options: ServerOptions, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const { headVersion, maxBodyBytes, record } = options;
+  const rawRequestId = single(req.headers['x-request-id']);
+  const requestId = rawRequestId !== undefined && HEADER_VALUE.test(rawRequestId) ? rawRequestId : undefined;
+  const url = req.url ?? '/';
+  const result = await readBody(req, maxBodyBytes);
+  if (result.kind === 'aborted') return;
+  const text = result.kind === 'ok' ? result.bytes.toString('utf8') : '';
+  record({ method: req.method ?? '', url, headers: req.headers, body: text });
+  if (result.kind === 'tooLarge') {
+    fail(res, headVersion, requestId, new BackendError('PAYLOAD_TOO_LARGE', `The request body exceeds ${maxBodyBytes} bytes.`, { limitBytes: maxBodyBytes }));
+    return;
+  }
+  const query = url.indexOf('?');
+  const path = query === -1 ? url : url.slice(0, query);
+  try {
+    if (path === '/ping') {
+      if (req.method !== 'GET' && req.method !== 'HEAD') {
+        throw new BackendError('METHOD_NOT_ALLOWED', 'Use GET for /ping.', { method: req.method ?? '', allow: ['GET', 'HEAD'] });
+      }
+      send(res, headVersion, requestId, 200, { status: 'ok', apiVersion: headVersion }, false);
+    } else if (path.startsWith('/rpc/')) {
+      send(res, headVersion, requestId, 200, handleRpc(options, req, path, result.bytes, text), false);
+    } else {
+      throw new BackendError('ENDPOINT_NOT_FOUND', `No endpoint at ${path.slice(0, 100)}.`, { path: path.slice(0, 100) });
+    }
+  } catch (error) {
+    fail(res, headVersion, requestId, error);
+  }
 }

@@ -68,107 +68,132 @@ export function createNotifier(options: NotifierOptions): Notifier {
   const link: RedisLink | undefined = options.redis
     ? createRedisLink({ url: options.redis.url, timeoutMs: 2_000, logger: options.logger, metrics: options.metrics, name: 'dl-version-gateway-notices' })
     : undefined;
-  const key = (name: string) => `${options.redis?.keyPrefix ?? ''}notice:${name}`;
-  // Without Redis: this process's own claims and log.
-  const claimed = new Set<string>();
-  const log: DeliveryRecord[] = [];
+  const ledger = new NoticeLedger(link, options.redis?.keyPrefix ?? '');
   let running: Promise<void> | undefined;
-
-  /** One sender per notice: true when this replica may send it (never sent, nor being sent elsewhere). */
-  const claim = async (id: string): Promise<boolean> => {
-    if (!link) {
-      if (claimed.has(id)) return false;
-      claimed.add(id);
-      return true;
-    }
-    return (await link.command('set', ['SET', key(id), 'sending', 'NX', 'PX', String(CLAIM_MS)])) === 'OK';
-  };
-  const settle = async (id: string, delivered: boolean) => {
-    if (!link) {
-      if (!delivered) claimed.delete(id);
-      return;
-    }
-    // Delivered: kept for good. Failed: released, so that a later check tries again (at least once).
-    await link.command('set', delivered ? ['SET', key(id), 'delivered'] : ['DEL', key(id)]);
-  };
-  const record = async (entry: DeliveryRecord) => {
-    if (!link) {
-      log.unshift(entry);
-      log.length = Math.min(log.length, LOG_SIZE);
-      return;
-    }
-    await link.command('set', ['LPUSH', key('log'), JSON.stringify(entry)]);
-    await link.command('set', ['LTRIM', key('log'), '0', String(LOG_SIZE - 1)]);
-  };
-
-  const deliver = async (notice: DueNotice): Promise<void> => {
-    const body = JSON.stringify(notice.body);
-    let attempts = 0;
-    let status: number | undefined;
-    let error: string | undefined;
-    for (; attempts < options.maxAttempts; ) {
-      if (attempts > 0) await new Promise((resolve) => setTimeout(resolve, options.retryBaseMs * 2 ** (attempts - 1)));
-      attempts++;
-      try {
-        const timestamp = Math.floor(options.clock().getTime() / 1000);
-        const res = await fetch(notice.url, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', [SIGNATURE_HEADER]: signNotice(options.secret, body, timestamp), [NOTICE_ID_HEADER]: notice.body.id },
-          body,
-          signal: AbortSignal.timeout(10_000),
-        });
-        status = res.status;
-        await res.arrayBuffer().catch(() => undefined);
-        if (res.ok) {
-          error = undefined;
-          break;
-        }
-        error = `answered ${res.status}`;
-      } catch (e) {
-        status = undefined;
-        error = (e as Error).message;
-      }
-    }
-    const delivered = error === undefined;
-    await settle(notice.body.id, delivered);
-    const entry: DeliveryRecord = {
-      id: notice.body.id,
-      client: notice.client,
-      version: notice.body.version,
-      type: notice.body.type,
-      target: targetOf(notice.url),
-      outcome: delivered ? 'delivered' : 'failed',
-      attempts,
-      ...(status !== undefined && { status }),
-      ...(error !== undefined && { error }),
-      at: options.clock().toISOString(),
-    };
-    await record(entry);
-    if (delivered) options.logger.info({ notice: entry.id, target: entry.target, attempts }, 'notice delivered');
-    else options.logger.warn({ notice: entry.id, target: entry.target, attempts, error }, 'notice not delivered; a later check tries again');
-  };
-
   const checkOnce = async () => {
     const due = dueNotices(await options.report(), options.webhooks, options.leadDays, options.clock());
     const mine: DueNotice[] = [];
-    for (const notice of due) if (await claim(notice.body.id)) mine.push(notice);
-    await Promise.all(mine.map(deliver));
+    for (const notice of due) if (await ledger.claim(notice.body.id)) mine.push(notice);
+    await Promise.all(mine.map((notice) => deliver(options, ledger, notice)));
   };
-
   return {
     check() {
       running ??= checkOnce().finally(() => (running = undefined));
       return running;
     },
-    async deliveries() {
-      if (!link) return [...log];
-      const reply = await link.command('get', ['LRANGE', key('log'), '0', String(LOG_SIZE - 1)]);
-      if (!Array.isArray(reply)) throw new Error('the shared notice log (Redis) cannot be read now');
-      return reply.map((line) => JSON.parse(String(line)) as DeliveryRecord);
-    },
+    deliveries: () => ledger.deliveries(),
     async close() {
       await running?.catch(() => undefined);
       await link?.close();
     },
   };
+}
+
+/** Who sends which notice, and the log of deliveries: in Redis across replicas and restarts, else in this process. */
+class NoticeLedger {
+  // Without Redis: this process's own claims and log.
+  private readonly claimed = new Set<string>();
+  private readonly log: DeliveryRecord[] = [];
+
+  constructor(
+    private readonly link: RedisLink | undefined,
+    private readonly keyPrefix: string,
+  ) {}
+
+  private key(name: string): string {
+    return `${this.keyPrefix}notice:${name}`;
+  }
+
+  /** One sender per notice: true when this replica may send it (never sent, nor being sent elsewhere). */
+  async claim(id: string): Promise<boolean> {
+    if (!this.link) {
+      if (this.claimed.has(id)) return false;
+      this.claimed.add(id);
+      return true;
+    }
+    return (await this.link.command('set', ['SET', this.key(id), 'sending', 'NX', 'PX', String(CLAIM_MS)])) === 'OK';
+  }
+
+  /** Delivered: kept for good. Failed: released, so that a later check tries again (at least once). */
+  async settle(id: string, delivered: boolean): Promise<void> {
+    if (!this.link) {
+      if (!delivered) this.claimed.delete(id);
+      return;
+    }
+    await this.link.command('set', delivered ? ['SET', this.key(id), 'delivered'] : ['DEL', this.key(id)]);
+  }
+
+  async record(entry: DeliveryRecord): Promise<void> {
+    if (!this.link) {
+      this.log.unshift(entry);
+      this.log.length = Math.min(this.log.length, LOG_SIZE);
+      return;
+    }
+    await this.link.command('set', ['LPUSH', this.key('log'), JSON.stringify(entry)]);
+    await this.link.command('set', ['LTRIM', this.key('log'), '0', String(LOG_SIZE - 1)]);
+  }
+
+  async deliveries(): Promise<DeliveryRecord[]> {
+    if (!this.link) return [...this.log];
+    const reply = await this.link.command('get', ['LRANGE', this.key('log'), '0', String(LOG_SIZE - 1)]);
+    if (!Array.isArray(reply)) throw new Error('the shared notice log (Redis) cannot be read now');
+    return reply.map((line) => JSON.parse(String(line)) as DeliveryRecord);
+  }
+}
+
+interface Attempts {
+  readonly attempts: number;
+  readonly status?: number | undefined;
+  /** undefined: delivered. */
+  readonly error?: string | undefined;
+}
+
+/** Posts the signed body until the webhook answers 2xx or the attempts run out, backing off between them. */
+async function post(options: NotifierOptions, notice: DueNotice, body: string): Promise<Attempts> {
+  let attempts = 0;
+  let status: number | undefined;
+  let error: string | undefined;
+  for (; attempts < options.maxAttempts; ) {
+    if (attempts > 0) await new Promise((resolve) => setTimeout(resolve, options.retryBaseMs * 2 ** (attempts - 1)));
+    attempts++;
+    try {
+      const timestamp = Math.floor(options.clock().getTime() / 1000);
+      const res = await fetch(notice.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', [SIGNATURE_HEADER]: signNotice(options.secret, body, timestamp), [NOTICE_ID_HEADER]: notice.body.id },
+        body,
+        signal: AbortSignal.timeout(10_000),
+      });
+      status = res.status;
+      await res.arrayBuffer().catch(() => undefined);
+      if (res.ok) return { attempts, status };
+      error = `answered ${res.status}`;
+    } catch (e) {
+      status = undefined;
+      error = (e as Error).message;
+    }
+  }
+  return { attempts, status, error };
+}
+
+/** Sends one claimed notice, then settles its claim, logs the outcome and keeps its record. */
+async function deliver(options: NotifierOptions, ledger: NoticeLedger, notice: DueNotice): Promise<void> {
+  const { attempts, status, error } = await post(options, notice, JSON.stringify(notice.body));
+  const delivered = error === undefined;
+  await ledger.settle(notice.body.id, delivered);
+  const entry: DeliveryRecord = {
+    id: notice.body.id,
+    client: notice.client,
+    version: notice.body.version,
+    type: notice.body.type,
+    target: targetOf(notice.url),
+    outcome: delivered ? 'delivered' : 'failed',
+    attempts,
+    ...(status !== undefined && { status }),
+    ...(error !== undefined && { error }),
+    at: options.clock().toISOString(),
+  };
+  await ledger.record(entry);
+  if (delivered) options.logger.info({ notice: entry.id, target: entry.target, attempts }, 'notice delivered');
+  else options.logger.warn({ notice: entry.id, target: entry.target, attempts, error }, 'notice not delivered; a later check tries again');
 }
