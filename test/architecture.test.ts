@@ -267,7 +267,6 @@ function functionLengths(path: string, text: string): { name: string; line: numb
 const KNOWN_LONG_FUNCTIONS = [
   'cli/serve.ts serve',
   'admin/metrics.ts createMetrics',
-  'adapters/cache/redis-link.ts createRedisLink',
   'core/derive/openapi.ts openApiFor',
   'adapters/backend-client.ts createBackendClient',
   'core/impact/report.ts buildImpactReport',

@@ -49,127 +49,143 @@ export function redisAddress(url: string): string {
 }
 
 export function createRedisLink(options: RedisLinkOptions): RedisLink {
-  const { logger, metrics, timeoutMs } = options;
-  const address = redisAddress(options.url);
-  let lastLogAt = -Infinity;
-  let unlogged = 0;
-  let coolUntil = 0;
-  let closed = false;
-  let lastAnswerAt = Date.now();
-  let connectedOnce = false;
+  return new Link(options);
+}
+
+type Client = ReturnType<typeof RedisModule.createClient>;
+
+/** The link's state: the current connection, the log budget, the cooldown after a timeout, the last answer seen. */
+class Link implements RedisLink {
+  private readonly address: string;
+  private lastLogAt = -Infinity;
+  private unlogged = 0;
+  private coolUntil = 0;
+  private closed = false;
+  private lastAnswerAt = Date.now();
+  private connectedOnce = false;
+  private redis: typeof RedisModule | undefined;
+  private client: Client | undefined;
+
+  constructor(private readonly options: RedisLinkOptions) {
+    this.address = redisAddress(options.url);
+    options.metrics.setCacheConnected(false);
+    import('@redis/client').then(
+      (module) => {
+        this.redis = module;
+        if (!this.closed) this.client = this.connect();
+      },
+      (err: unknown) => this.warn('cannot load the Redis client', err),
+    );
+  }
 
   /** At most one line a minute, saying how many troubles it stands for. */
-  const warn = (message: string, err?: unknown) => {
-    unlogged++;
+  private warn(message: string, err?: unknown): void {
+    this.unlogged++;
     const now = Date.now();
-    if (now - lastLogAt < LOG_EVERY_MS) return;
-    lastLogAt = now;
+    if (now - this.lastLogAt < LOG_EVERY_MS) return;
+    this.lastLogAt = now;
     const detail = err instanceof Error ? err.message : err === undefined ? undefined : String(err);
-    logger.warn({ redis: address, troubles: unlogged, ...(detail && { error: detail }) }, `cache: ${message}; serving from the local cache and the backend (logged at most once a minute)`);
-    unlogged = 0;
-  };
-  const fail = (op: 'get' | 'set', reason: CacheErrorReason, message: string, err?: unknown) => {
-    metrics.recordCacheError(op, reason);
-    warn(message, err);
-    return undefined;
-  };
+    this.options.logger.warn(
+      { redis: this.address, troubles: this.unlogged, ...(detail && { error: detail }) },
+      `cache: ${message}; serving from the local cache and the backend (logged at most once a minute)`,
+    );
+    this.unlogged = 0;
+  }
 
-  type Client = ReturnType<typeof RedisModule.createClient>;
-  let redis: typeof RedisModule | undefined;
-  const connect = (): Client => {
-    const c: Client = redis!.createClient({
+  private fail(op: 'get' | 'set', reason: CacheErrorReason, message: string, err?: unknown): undefined {
+    this.options.metrics.recordCacheError(op, reason);
+    this.warn(message, err);
+    return undefined;
+  }
+
+  private connect(): Client {
+    const { options } = this;
+    const c: Client = this.redis!.createClient({
       url: options.url,
       name: options.name ?? 'dl-version-gateway',
       // Offline: refuse at once rather than queue, so a request never waits for a reconnection.
       disableOfflineQueue: true,
       commandsQueueMaxLength: MAX_QUEUE,
       socket: {
-        connectTimeout: Math.max(1_000, timeoutMs),
+        connectTimeout: Math.max(1_000, options.timeoutMs),
         reconnectStrategy: (retries: number) => Math.min(100 * 2 ** Math.min(retries, 5), MAX_RECONNECT_DELAY_MS),
       },
     });
-    const current = () => !closed && c === client;
+    const current = () => !this.closed && c === this.client;
     // Without a listener an 'error' event would end the process; connection trouble is logged, not thrown.
-    c.on('error', (err: unknown) => void (current() && warn('Redis connection error', err)));
-    c.on('ready', () => {
-      if (!current()) return;
-      lastAnswerAt = Date.now();
-      metrics.setCacheConnected(true);
-      // The first connection is news; later ones (after trouble, already logged) only within the log budget.
-      if (!connectedOnce) logger.info({ redis: address }, 'cache: connected to Redis');
-      else if (Date.now() - lastLogAt >= LOG_EVERY_MS) logger.info({ redis: address }, 'cache: reconnected to Redis');
-      connectedOnce = true;
-    });
-    c.on('end', () => void (current() && metrics.setCacheConnected(false)));
-    c.on('reconnecting', () => void (current() && metrics.setCacheConnected(false)));
-    c.connect().catch((err: unknown) => void (current() && warn('cannot connect to Redis (retrying)', err)));
+    c.on('error', (err: unknown) => void (current() && this.warn('Redis connection error', err)));
+    c.on('ready', () => void (current() && this.ready()));
+    c.on('end', () => void (current() && options.metrics.setCacheConnected(false)));
+    c.on('reconnecting', () => void (current() && options.metrics.setCacheConnected(false)));
+    c.connect().catch((err: unknown) => void (current() && this.warn('cannot connect to Redis (retrying)', err)));
     return c;
-  };
-  metrics.setCacheConnected(false);
-  let client: Client | undefined;
-  import('@redis/client').then(
-    (module) => {
-      redis = module;
-      if (!closed) client = connect();
-    },
-    (err: unknown) => warn('cannot load the Redis client', err),
-  );
+  }
+
+  private ready(): void {
+    this.lastAnswerAt = Date.now();
+    this.options.metrics.setCacheConnected(true);
+    // The first connection is news; later ones (after trouble, already logged) only within the log budget.
+    if (!this.connectedOnce) this.options.logger.info({ redis: this.address }, 'cache: connected to Redis');
+    else if (Date.now() - this.lastLogAt >= LOG_EVERY_MS) this.options.logger.info({ redis: this.address }, 'cache: reconnected to Redis');
+    this.connectedOnce = true;
+  }
 
   /** Replaces a connection that stopped answering; the old one is dropped with whatever it still waits for. */
-  const replaceIfStuck = () => {
-    if (!client || Date.now() - lastAnswerAt < (options.stuckMs ?? STUCK_MS)) return;
-    const old = client;
-    lastAnswerAt = Date.now();
-    metrics.setCacheConnected(false);
-    client = connect();
+  private replaceIfStuck(): void {
+    const stuckMs = this.options.stuckMs ?? STUCK_MS;
+    if (!this.client || Date.now() - this.lastAnswerAt < stuckMs) return;
+    const old = this.client;
+    this.lastAnswerAt = Date.now();
+    this.options.metrics.setCacheConnected(false);
+    this.client = this.connect();
     old.destroy();
-    warn(`Redis answered nothing for ${Math.round((options.stuckMs ?? STUCK_MS) / 1000)} s; opening a new connection`);
-  };
+    this.warn(`Redis answered nothing for ${Math.round(stuckMs / 1000)} s; opening a new connection`);
+  }
 
-  return {
-    async command(op, args) {
-      if (closed || !client?.isReady) return fail(op, 'unavailable', 'Redis is not connected');
-      if (Date.now() < coolUntil) return fail(op, 'skipped', 'Redis timed out recently');
-      let timer: NodeJS.Timeout | undefined;
-      const timedOut = Symbol('timeout');
-      try {
-        const reply = await Promise.race([
-          client.sendCommand(args).then((answer) => {
-            lastAnswerAt = Date.now();
-            return answer;
-          }),
-          // The timer fires before this turn's I/O is read: setImmediate lets a reply already received win, so a
-          // busy event loop is not taken for a slow Redis.
-          new Promise<typeof timedOut>((resolve) => (timer = setTimeout(() => setImmediate(resolve, timedOut), timeoutMs))),
-        ]);
-        if (reply === timedOut) {
-          coolUntil = Date.now() + COOLDOWN_MS;
-          fail(op, 'timeout', `Redis did not answer within ${timeoutMs} ms`);
-          replaceIfStuck();
-          return undefined;
-        }
-        return reply;
-      } catch (err) {
-        if (redis && err instanceof redis.ErrorReply) {
-          lastAnswerAt = Date.now();
-          return fail(op, 'refused', 'Redis refused a command', err);
-        }
-        return fail(op, 'unavailable', 'Redis command failed', err);
-      } finally {
-        clearTimeout(timer);
+  async command(op: 'get' | 'set', args: readonly string[]): Promise<unknown> {
+    const client = this.client;
+    if (this.closed || !client?.isReady) return this.fail(op, 'unavailable', 'Redis is not connected');
+    if (Date.now() < this.coolUntil) return this.fail(op, 'skipped', 'Redis timed out recently');
+    const timeoutMs = this.options.timeoutMs;
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = Symbol('timeout');
+    try {
+      const reply = await Promise.race([
+        client.sendCommand(args).then((answer) => {
+          this.lastAnswerAt = Date.now();
+          return answer;
+        }),
+        // The timer fires before this turn's I/O is read: setImmediate lets a reply already received win, so a
+        // busy event loop is not taken for a slow Redis.
+        new Promise<typeof timedOut>((resolve) => (timer = setTimeout(() => setImmediate(resolve, timedOut), timeoutMs))),
+      ]);
+      if (reply !== timedOut) return reply;
+      this.coolUntil = Date.now() + COOLDOWN_MS;
+      this.fail(op, 'timeout', `Redis did not answer within ${timeoutMs} ms`);
+      this.replaceIfStuck();
+      return undefined;
+    } catch (err) {
+      if (this.redis && err instanceof this.redis.ErrorReply) {
+        this.lastAnswerAt = Date.now();
+        return this.fail(op, 'refused', 'Redis refused a command', err);
       }
-    },
-    garbage(op, what) {
-      fail(op, 'garbage', `Redis answered garbage (${what})`);
-    },
-    async close() {
-      if (closed) return;
-      closed = true;
-      try {
-        client?.destroy();
-      } catch {
-        /* already gone */
-      }
-    },
-  };
+      return this.fail(op, 'unavailable', 'Redis command failed', err);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  garbage(op: 'get' | 'set', what: string): void {
+    this.fail(op, 'garbage', `Redis answered garbage (${what})`);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    try {
+      this.client?.destroy();
+    } catch {
+      /* already gone */
+    }
+  }
 }
