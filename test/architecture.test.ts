@@ -267,9 +267,7 @@ function functionLengths(path: string, text: string): { name: string; line: numb
 const KNOWN_LONG_FUNCTIONS = [
   'cli/serve.ts serve',
   'admin/metrics.ts createMetrics',
-  'core/derive/openapi.ts openApiFor',
   'adapters/backend-client.ts createBackendClient',
-  'core/impact/report.ts buildImpactReport',
   'core/translate/plan.ts buildPlan',
 ];
 

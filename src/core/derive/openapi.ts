@@ -3,7 +3,7 @@
 import { ERROR_CATALOGUE } from '../errors.js';
 import type { LoadedContract } from '../contract-model/load.js';
 import { withoutFilters } from '../contract-model/field-path.js';
-import type { Deprecation } from '../contract-model/types.js';
+import type { Deprecation, MethodSpec } from '../contract-model/types.js';
 import { deprecationsFor } from '../impact/deprecations.js';
 import { type Family, familyOf } from './method-family.js';
 import { jsonSchemaOf, type JsonSchema } from '../schema/diff.js';
@@ -163,76 +163,96 @@ export function openApiFor(
   const schemas: Record<string, unknown> = { Problem: PROBLEM_SCHEMA, ValidationIssue: VALIDATION_ISSUE_SCHEMA, BackendError: BACKEND_ERROR_SCHEMA };
   const paths: Record<string, unknown> = {};
   const families = new Map<string, Family>();
-  const errors: Record<string, unknown> = {};
-  for (const [status, name] of ERROR_RESPONSES) errors[status] = { $ref: `#/components/responses/${name}` };
   for (const name of Object.keys(spec.methods).sort()) {
     const method = spec.methods[name];
     if (!method) continue;
     const family = familyOf(name);
     families.set(family.name, family);
-    const requestSchema = hoist(withStatedUnknownFields(jsonSchemaOf(method.request, 'request')), `${name}Request`, schemas);
-    const responseSchema = hoist(jsonSchemaOf(method.response, 'response'), `${name}Response`, schemas);
-    const deprecations = deprecationsFor(contract, version, name);
-    const methodDeprecation = deprecations.find((d) => d.path === undefined);
-    for (const d of deprecations) if (d.path !== undefined) markDeprecatedField(requestSchema, d.path, schemas, deprecationNote(d));
-    paths[`/rpc/${name}`] = {
-      post: {
-        operationId: name,
-        // Clients such as @datalens-tech/mcp show "summary — description": one sentence, once.
-        summary: method.description ?? name,
-        tags: [family.name],
-        ...((lifecycle.deprecated || methodDeprecation) && { deprecated: true }),
-        ...(methodDeprecation && { description: deprecationNote(methodDeprecation) }),
-        security: SECURITY,
-        parameters: [
-          { $ref: '#/components/parameters/ApiVersion' },
-          ...(method.headers ?? []).map((h) => ({ name: h.name, in: 'header', required: false, description: h.description, schema: { type: 'string', enum: [...h.values] } })),
-        ],
-        requestBody: { required: method.emptyBody !== true, content: { 'application/json': { schema: requestSchema } } },
-        responses: {
-          '200': { description: 'Success', content: { 'application/json': { schema: responseSchema } } },
-          ...errors,
-        },
-      },
-    };
+    paths[`/rpc/${name}`] = { post: operationOf(contract, version, name, method, family, lifecycle, schemas) };
   }
+  return {
+    openapi: '3.1.0',
+    info: infoOf(version, lifecycle),
+    // Relative: the methods are served by the gateway that serves this document, at its root.
+    servers: [{ url: '/', description: 'The gateway that serves this document' }],
+    tags: [...families.values()].sort((a, b) => a.name.localeCompare(b.name)).map((f) => ({ name: f.name, description: f.description })),
+    paths,
+    components: componentsOf(version, schemas),
+  };
+}
+
+/** One method's operation: its request and answer schemas hoisted into `schemas`, its deprecations marked. */
+function operationOf(
+  contract: LoadedContract,
+  version: number,
+  name: string,
+  method: MethodSpec,
+  family: Family,
+  lifecycle: DocumentLifecycle,
+  schemas: Record<string, unknown>,
+): Record<string, unknown> {
+  const requestSchema = hoist(withStatedUnknownFields(jsonSchemaOf(method.request, 'request')), `${name}Request`, schemas);
+  const responseSchema = hoist(jsonSchemaOf(method.response, 'response'), `${name}Response`, schemas);
+  const deprecations = deprecationsFor(contract, version, name);
+  const methodDeprecation = deprecations.find((d) => d.path === undefined);
+  for (const d of deprecations) if (d.path !== undefined) markDeprecatedField(requestSchema, d.path, schemas, deprecationNote(d));
+  const errors: Record<string, unknown> = {};
+  for (const [status, response] of ERROR_RESPONSES) errors[status] = { $ref: `#/components/responses/${response}` };
+  return {
+    operationId: name,
+    // Clients such as @datalens-tech/mcp show "summary — description": one sentence, once.
+    summary: method.description ?? name,
+    tags: [family.name],
+    ...((lifecycle.deprecated || methodDeprecation) && { deprecated: true }),
+    ...(methodDeprecation && { description: deprecationNote(methodDeprecation) }),
+    security: SECURITY,
+    parameters: [
+      { $ref: '#/components/parameters/ApiVersion' },
+      ...(method.headers ?? []).map((h) => ({ name: h.name, in: 'header', required: false, description: h.description, schema: { type: 'string', enum: [...h.values] } })),
+    ],
+    requestBody: { required: method.emptyBody !== true, content: { 'application/json': { schema: requestSchema } } },
+    responses: {
+      '200': { description: 'Success', content: { 'application/json': { schema: responseSchema } } },
+      ...errors,
+    },
+  };
+}
+
+function infoOf(version: number, lifecycle: DocumentLifecycle): Record<string, unknown> {
+  return {
+    title: 'DataLens public API',
+    version: String(version),
+    description:
+      `API version ${version}, served by dl-version-gateway. Send \`x-dl-api-version: ${version}\` with every call. ` +
+      UNKNOWN_FIELDS_RULE +
+      (lifecycle.deprecated
+        ? ` This version is deprecated${lifecycle.sunset ? ` and served until ${lifecycle.sunset.toISOString()}` : ''}; see /changelog.`
+        : ''),
+    license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
+  };
+}
+
+/** Security schemes, the version header, the error answers and the hoisted schemas. */
+function componentsOf(version: number, schemas: Record<string, unknown>): Record<string, unknown> {
   const responses: Record<string, unknown> = {};
   for (const [status, name, description, content] of ERROR_RESPONSES) {
     responses[name] = { description: description + codesAt(Number(status)), content };
   }
   return {
-    openapi: '3.1.0',
-    info: {
-      title: 'DataLens public API',
-      version: String(version),
-      description:
-        `API version ${version}, served by dl-version-gateway. Send \`x-dl-api-version: ${version}\` with every call. ` +
-        UNKNOWN_FIELDS_RULE +
-        (lifecycle.deprecated
-          ? ` This version is deprecated${lifecycle.sunset ? ` and served until ${lifecycle.sunset.toISOString()}` : ''}; see /changelog.`
-          : ''),
-      license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
+    securitySchemes: {
+      bearerAuth: { type: 'http', scheme: 'bearer', description: 'The user\'s token, sent as `Authorization: Bearer <token>`; the gateway passes it to the backend.' },
+      orgId: { type: 'apiKey', in: 'header', name: 'x-dl-org-id', description: 'The organisation the call acts in; the gateway passes it to the backend.' },
     },
-    // Relative: the methods are served by the gateway that serves this document, at its root.
-    servers: [{ url: '/', description: 'The gateway that serves this document' }],
-    tags: [...families.values()].sort((a, b) => a.name.localeCompare(b.name)).map((f) => ({ name: f.name, description: f.description })),
-    paths,
-    components: {
-      securitySchemes: {
-        bearerAuth: { type: 'http', scheme: 'bearer', description: 'The user\'s token, sent as `Authorization: Bearer <token>`; the gateway passes it to the backend.' },
-        orgId: { type: 'apiKey', in: 'header', name: 'x-dl-org-id', description: 'The organisation the call acts in; the gateway passes it to the backend.' },
+    parameters: {
+      ApiVersion: {
+        name: 'x-dl-api-version',
+        in: 'header',
+        required: true,
+        description: `The API version this document describes. (\`latest\` selects the newest released version, whose document is at /json/.)`,
+        schema: { type: 'string', enum: [String(version)], default: String(version) },
       },
-      parameters: {
-        ApiVersion: {
-          name: 'x-dl-api-version',
-          in: 'header',
-          required: true,
-          description: `The API version this document describes. (\`latest\` selects the newest released version, whose document is at /json/.)`,
-          schema: { type: 'string', enum: [String(version)], default: String(version) },
-        },
-      },
-      responses,
-      schemas,
     },
+    responses,
+    schemas,
   };
 }

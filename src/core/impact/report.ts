@@ -96,49 +96,9 @@ export function buildImpactReport(
   const clients: ClientImpact[] = [];
   for (const record of usage.clients) {
     if (filters.client !== undefined && record.client !== filters.client) continue;
-    const byVersion = new Map<number, typeof record.uses[number][]>();
-    for (const use of record.uses) {
-      if (filters.version !== undefined && use.version !== filters.version) continue;
-      if (filters.method !== undefined && use.method !== filters.method) continue;
-      const list = byVersion.get(use.version) ?? [];
-      list.push(use);
-      byVersion.set(use.version, list);
-    }
+    const byVersion = usesByVersion(record.uses, filters);
     if (byVersion.size === 0) continue;
-    const versions = [...byVersion.entries()]
-      .sort((a, b) => a[0] - b[0])
-      .map(([version, uses]): VersionUse => {
-        const entry = findEntry(calendar, version);
-        const affected: AffectedUse[] = [];
-        for (const use of uses) {
-          for (const impact of impactsAfter(loaded, version, use.method)) {
-            const calls = impact.scope === 'request' ? (use.paths[impact.path as string] ?? 0) : use.calls;
-            if (calls > 0) affected.push({ ...impact, calls });
-          }
-        }
-        affected.sort((a, b) => a.version - b.version || a.method.localeCompare(b.method));
-        const deprecated: DeprecatedUse[] = [];
-        for (const use of uses) {
-          for (const d of deprecationsFor(loaded, version, use.method)) {
-            const calls = d.path === undefined ? use.calls : (use.paths[d.path] ?? 0);
-            if (calls > 0) {
-              deprecated.push({ method: d.method, ...(d.path !== undefined && { path: d.path }), since: d.since, replacement: d.replacement, description: d.description, calls });
-            }
-          }
-        }
-        return {
-          version,
-          status: entry ? statusAt(entry, now) : 'unknown',
-          sunsetAt: entry?.sunsetAt?.toISOString() ?? null,
-          daysToSunset: entry?.sunsetAt ? Math.floor((entry.sunsetAt.getTime() - now.getTime()) / DAY_MS) : null,
-          calls: uses.reduce((n, u) => n + u.calls, 0),
-          methods: uses
-            .map((u) => ({ method: u.method, calls: u.calls, firstSeen: iso(u.firstSeen), lastSeen: iso(u.lastSeen), paths: u.paths }))
-            .sort((a, b) => a.method.localeCompare(b.method)),
-          affected,
-          deprecated,
-        };
-      });
+    const versions = [...byVersion.entries()].sort((a, b) => a[0] - b[0]).map(([version, uses]) => versionUse(loaded, calendar, now, version, uses));
     clients.push({ client: record.client, firstSeen: iso(record.firstSeen), lastSeen: iso(record.lastSeen), callsPerDay: record.days, versions });
   }
   // The clients on the oldest version first: they are the nearest to breaking.
@@ -150,6 +110,55 @@ export function buildImpactReport(
     calendar: calendar.entries.map((e) => calendarRow(e, now)),
     dropped: usage.dropped,
     clients,
+  };
+}
+
+type Use = UsageSnapshot['clients'][number]['uses'][number];
+
+/** One client's uses that pass the version and method filters, by version. */
+function usesByVersion(uses: readonly Use[], filters: ImpactFilters): Map<number, Use[]> {
+  const byVersion = new Map<number, Use[]>();
+  for (const use of uses) {
+    if (filters.version !== undefined && use.version !== filters.version) continue;
+    if (filters.method !== undefined && use.method !== filters.method) continue;
+    const list = byVersion.get(use.version) ?? [];
+    list.push(use);
+    byVersion.set(use.version, list);
+  }
+  return byVersion;
+}
+
+/** What one client does at one version: its calls by method, what later versions change of them, what is deprecated. */
+function versionUse(loaded: LoadedContract, calendar: Calendar, now: Date, version: number, uses: readonly Use[]): VersionUse {
+  const entry = findEntry(calendar, version);
+  const affected: AffectedUse[] = [];
+  const deprecated: DeprecatedUse[] = [];
+  for (const use of uses) {
+    for (const impact of impactsAfter(loaded, version, use.method)) {
+      const calls = impact.scope === 'request' ? (use.paths[impact.path as string] ?? 0) : use.calls;
+      if (calls > 0) affected.push({ ...impact, calls });
+    }
+  }
+  affected.sort((a, b) => a.version - b.version || a.method.localeCompare(b.method));
+  for (const use of uses) {
+    for (const d of deprecationsFor(loaded, version, use.method)) {
+      const calls = d.path === undefined ? use.calls : (use.paths[d.path] ?? 0);
+      if (calls > 0) {
+        deprecated.push({ method: d.method, ...(d.path !== undefined && { path: d.path }), since: d.since, replacement: d.replacement, description: d.description, calls });
+      }
+    }
+  }
+  return {
+    version,
+    status: entry ? statusAt(entry, now) : 'unknown',
+    sunsetAt: entry?.sunsetAt?.toISOString() ?? null,
+    daysToSunset: entry?.sunsetAt ? Math.floor((entry.sunsetAt.getTime() - now.getTime()) / DAY_MS) : null,
+    calls: uses.reduce((n, u) => n + u.calls, 0),
+    methods: uses
+      .map((u) => ({ method: u.method, calls: u.calls, firstSeen: iso(u.firstSeen), lastSeen: iso(u.lastSeen), paths: u.paths }))
+      .sort((a, b) => a.method.localeCompare(b.method)),
+    affected,
+    deprecated,
   };
 }
 
