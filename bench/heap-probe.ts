@@ -60,6 +60,8 @@ try {
     }
     const t = rows[row as string];
     if (!t) throw new Error(`row? ${row}`);
+    const cpu0 = await gw.call<number>('cpu');
+    const gc0 = await gw.call<any>('gcPauses');
     const running = blast(t, { connections: 32, durationS: Number(secs ?? 5) });
     let top: any = { rss: 0 };
     const t0 = performance.now();
@@ -76,7 +78,8 @@ try {
     console.log(`  at the sampled top: RSS ${m(top.rss)} heap ${m(top.heapUsed)}/${m(top.heapTotal)} ext ${m(top.external)} ab ${m(top.arrayBuffers)} new ${m(top.spaces.new_space.size)} old ${m(top.spaces.old_space.size)} ${top.status}`);
     if (process.env.TRAIL) console.log(`  trail ${trail.join(' ')}`);
     console.log(`  after: ${readFileSync(`/proc/${gw.pid}/status`, 'utf8').split('\n').filter((l) => /^(RssAnon|RssFile|Threads)/.test(l)).join(' ').replace(/\s+/g, ' ')}`);
-    await show(`${row} ${r.rps.toFixed(0)}/s`);
+    const [cpu1, gc1] = [await gw.call<number>('cpu'), await gw.call<any>('gcPauses')];
+    await show(`${row} ${r.rps.toFixed(0)}/s ${((cpu1 - cpu0) / r.responses).toFixed(0)}µs ${(((gc1.minorMs + gc1.majorMs - gc0.minorMs - gc0.majorMs) * 1000) / r.responses).toFixed(1)}gc`);
     if (values.snapshot) console.log('  snapshot', await gw.call('heapSnapshot', { file: `${values.snapshot}/snap-${++i}-${row}.heapsnapshot` }));
   }
   await gw.call('gc');
