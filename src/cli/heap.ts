@@ -8,9 +8,10 @@
 //   (32 connections, requests in flight at every scavenge) sites the web pass-through shares get tenured, and each
 //   of its requests then leaves its garbage in the old generation: about 40 MB and 5–10 full collections per
 //   five-second bench round, against none with the decisions off (BENCHMARKS.md, 2026-11-26, issue 25).
-// - --liftoff-only: undici parses HTTP with llhttp compiled to WebAssembly; V8's optimising tier compiles that
-//   module's one large function on the first upstream call, which took about 35 MB of RSS for a quarter of a
-//   second (the gateway's peak). The baseline compiler's code costs no CPU the bench can resolve.
+//
+// Not set: --liftoff-only. On the first upstream call V8 optimises undici's HTTP parser (llhttp, WebAssembly), which
+// takes about 35 MB of RSS for a quarter of a second; the flag avoids that once-only peak but left the parser on
+// V8's baseline code, which cost the /rpc rows 0–10 µs of CPU per request in paired bench runs (docs/operations.md).
 
 import { setFlagsFromString } from 'node:v8';
 
@@ -20,7 +21,6 @@ export const HEAP_GROWING_PERCENT = 100;
 export const V8_SETTINGS: readonly { readonly name: string; readonly flag: string }[] = [
   { name: 'heap-growing-percent', flag: `--heap-growing-percent=${HEAP_GROWING_PERCENT}` },
   { name: 'allocation-site-pretenuring', flag: '--no-allocation-site-pretenuring' },
-  { name: 'liftoff-only', flag: '--liftoff-only' },
 ];
 
 /** Whether the command line names the V8 flag `name` (dashes or underscores, with or without `no-`, with or without a value). */
