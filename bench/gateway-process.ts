@@ -11,7 +11,7 @@ import { parseConfig } from '../src/config/load.js';
 import { shippedContract } from '../src/contract/index.js';
 import { impactRecorderFor } from '../src/adapters/impact/recorder.js';
 import { createGateway } from '../src/gateway/index.js';
-import { getHeapSpaceStatistics } from 'node:v8';
+import { getHeapSpaceStatistics, writeHeapSnapshot } from 'node:v8';
 import { tuneHeap } from '../src/cli/heap.js';
 import { createLogger, redactingLogger, requestLineLogger } from '../src/cli/logger.js';
 import { contractCalendar } from '../test/helpers/calendar.js';
@@ -121,6 +121,11 @@ serveControl(
     limits: () => loaded.config.limits,
     /** V8's heap spaces now: size (committed) and used, in bytes, by space. */
     heapSpaces: () => Object.fromEntries(getHeapSpaceStatistics().map((s) => [s.space_name, { size: s.space_size, used: s.space_used_size }])),
+    /** Writes a heap snapshot (after a full GC) to the given file, for a look at what the process keeps. */
+    heapSnapshot: (arg) => {
+      (globalThis as { gc?: () => void }).gc?.();
+      return writeHeapSnapshot((arg as { file: string }).file);
+    },
     resetPeak: () => {
       peakRss = sample();
       return stats();
