@@ -399,37 +399,11 @@ export function buildPlan(loaded: LoadedContract, version: number, method: strin
   let unservable: string | undefined;
   for (const v of loaded.contract.versions) {
     if (v.version <= version) continue;
-    const downHere: BodyMigration[] = [];
-    const before = current;
-    // The method's name once this version's changes apply (a removed method continues as its replacement).
-    for (const change of v.changes) {
-      if (change.kind === 'methodRemoved' && change.method === before && change.replacedBy) current = change.replacedBy.method;
-    }
-    // Objects are located in the shape of the version these changes lead to, whatever the declaration order
-    // (answers), and in the shape of the version before them (requests).
-    const specAfter = methodAt(loaded, v.version, current);
-    const specBefore = methodAt(loaded, v.version - 1, before);
-    // A replacement bridges the old method's shape and the new one: its request migration runs after this
-    // version's other up-steps, its response migration after the other down-steps (on the new shape).
-    let bridgeUp: BodyMigration | undefined;
-    let bridgeDown: BodyMigration[] = [];
-    for (const change of v.changes) {
-      const steps = stepsFor(change, before, specBefore, specAfter);
-      if (steps.unservable) unservable ??= steps.unservable;
-      if (change.kind === 'methodRemoved') {
-        if (change.method === before) {
-          bridgeUp = steps.up;
-          bridgeDown = steps.down ?? [];
-        }
-        continue;
-      }
-      if (steps.up) up.push(steps.up);
-      // Down-migrations of one version run in reverse declaration order.
-      if (steps.down) downHere.unshift(...steps.down.slice().reverse());
-    }
-    if (bridgeUp) up.push(bridgeUp);
-    downHere.push(...bridgeDown);
-    downPerVersion.unshift(downHere);
+    const steps = versionSteps(loaded, v, current);
+    current = steps.after;
+    up.push(...steps.up);
+    downPerVersion.unshift(steps.down);
+    unservable ??= steps.unservable;
   }
   const headSpec = methodAt(loaded, loaded.head, current);
   const guarded = headSpec?.objects ?? [];
@@ -452,6 +426,47 @@ export function buildPlan(loaded: LoadedContract, version: number, method: strin
     checksResponse: !passThrough && (guarded.length > 0 || down.length > 0),
     ...(unservable && { unservable }),
   });
+}
+
+/** One version's steps for a method called `before` in the version below it: up, down, and its name after them. */
+function versionSteps(
+  loaded: LoadedContract,
+  v: LoadedContract['contract']['versions'][number],
+  before: string,
+): { after: string; up: BodyMigration[]; down: BodyMigration[]; unservable: string | undefined } {
+  const up: BodyMigration[] = [];
+  const down: BodyMigration[] = [];
+  let unservable: string | undefined;
+  // The method's name once this version's changes apply (a removed method continues as its replacement).
+  let after = before;
+  for (const change of v.changes) {
+    if (change.kind === 'methodRemoved' && change.method === before && change.replacedBy) after = change.replacedBy.method;
+  }
+  // Objects are located in the shape of the version these changes lead to, whatever the declaration order
+  // (answers), and in the shape of the version before them (requests).
+  const specAfter = methodAt(loaded, v.version, after);
+  const specBefore = methodAt(loaded, v.version - 1, before);
+  // A replacement bridges the old method's shape and the new one: its request migration runs after this
+  // version's other up-steps, its response migration after the other down-steps (on the new shape).
+  let bridgeUp: BodyMigration | undefined;
+  let bridgeDown: BodyMigration[] = [];
+  for (const change of v.changes) {
+    const steps = stepsFor(change, before, specBefore, specAfter);
+    if (steps.unservable) unservable ??= steps.unservable;
+    if (change.kind === 'methodRemoved') {
+      if (change.method === before) {
+        bridgeUp = steps.up;
+        bridgeDown = steps.down ?? [];
+      }
+      continue;
+    }
+    if (steps.up) up.push(steps.up);
+    // Down-migrations of one version run in reverse declaration order.
+    if (steps.down) down.unshift(...steps.down.slice().reverse());
+  }
+  if (bridgeUp) up.push(bridgeUp);
+  down.push(...bridgeDown);
+  return { after, up, down, unservable };
 }
 
 /** Every (version, method) plan, keyed `${version}:${method}`. */
