@@ -1,6 +1,7 @@
 // What the contract declares will change for a call: for a method at a client's version, every incompatible
 // change of each later version that touches the method, its request fields or its answer.
 
+import { perCall } from './per-call.js';
 import { isIncompatible } from '../contract-model/check.js';
 import { methodAt, type LoadedContract } from '../contract-model/load.js';
 import type { Change, Target } from '../contract-model/types.js';
@@ -57,23 +58,13 @@ function impactsOf(loaded: LoadedContract, version: number, method: string, chan
   return out.filter((a, i) => out.findIndex((b) => b.scope === a.scope && b.path === a.path) === i);
 }
 
-const memo = new WeakMap<LoadedContract, Map<string, readonly Impact[]>>();
-
 /** Every incompatible change after `version` that a call of `method` at `version` meets, oldest version first. */
-export function impactsAfter(loaded: LoadedContract, version: number, method: string): readonly Impact[] {
-  let byCall = memo.get(loaded);
-  if (!byCall) memo.set(loaded, (byCall = new Map()));
-  const key = `${version} ${method}`;
-  let impacts = byCall.get(key);
-  if (!impacts) {
-    const found: Impact[] = [];
-    for (const v of loaded.versions) {
-      if (v <= version) continue;
-      const spec = loaded.byVersion.get(v);
-      for (const change of spec?.changes ?? []) if (isIncompatible(change)) found.push(...impactsOf(loaded, v, method, change));
-    }
-    impacts = Object.freeze(found);
-    byCall.set(key, impacts);
+export const impactsAfter = perCall((loaded, version, method): readonly Impact[] => {
+  const found: Impact[] = [];
+  for (const v of loaded.versions) {
+    if (v <= version) continue;
+    const spec = loaded.byVersion.get(v);
+    for (const change of spec?.changes ?? []) if (isIncompatible(change)) found.push(...impactsOf(loaded, v, method, change));
   }
-  return impacts;
-}
+  return Object.freeze(found);
+});

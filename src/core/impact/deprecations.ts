@@ -1,6 +1,7 @@
 // Deprecations inside a supported version (VersionSpec.deprecations): which apply to a call at a version, and
 // which of them a body uses.
 
+import { perCall } from './per-call.js';
 import { methodAt, type LoadedContract } from '../contract-model/load.js';
 import type { Deprecation } from '../contract-model/types.js';
 import { collect } from '../translate/paths.js';
@@ -11,29 +12,19 @@ export interface ActiveDeprecation extends Deprecation {
   readonly sinceMs: number;
 }
 
-const memo = new WeakMap<LoadedContract, Map<string, readonly ActiveDeprecation[]>>();
-
 /** The deprecations of `method` at `version`: declared there or in an earlier version, while the method exists. */
-export function deprecationsFor(loaded: LoadedContract, version: number, method: string): readonly ActiveDeprecation[] {
-  let byCall = memo.get(loaded);
-  if (!byCall) memo.set(loaded, (byCall = new Map()));
-  const key = `${version} ${method}`;
-  let found = byCall.get(key);
-  if (!found) {
-    const list: ActiveDeprecation[] = [];
-    if (methodAt(loaded, version, method)) {
-      for (const v of loaded.versions) {
-        if (v > version) break;
-        for (const d of loaded.byVersion.get(v)?.deprecations ?? []) {
-          if (d.method === method) list.push({ ...d, declaredIn: v, sinceMs: Date.parse(d.since) });
-        }
+export const deprecationsFor = perCall((loaded, version, method): readonly ActiveDeprecation[] => {
+  const list: ActiveDeprecation[] = [];
+  if (methodAt(loaded, version, method)) {
+    for (const v of loaded.versions) {
+      if (v > version) break;
+      for (const d of loaded.byVersion.get(v)?.deprecations ?? []) {
+        if (d.method === method) list.push({ ...d, declaredIn: v, sinceMs: Date.parse(d.since) });
       }
     }
-    found = Object.freeze(list);
-    byCall.set(key, found);
   }
-  return found;
-}
+  return Object.freeze(list);
+});
 
 /** The deprecations in force at `at` (ms) that a call with this body uses: the method's own, and the fields it sent. */
 export function deprecationsUsed(loaded: LoadedContract, version: number, method: string, body: unknown, at: number): ActiveDeprecation[] | undefined {

@@ -1,6 +1,7 @@
 // The per-client impact report: for each client, each version it calls, what of its use changes or disappears
 // at each later version (from the contract's declared changes), and the day that version is sunset.
 
+import { perCall } from './per-call.js';
 import type { LoadedContract } from '../contract-model/load.js';
 import { type Calendar, type CalendarRow, calendarRow, findEntry, statusAt, type VersionStatus } from '../lifecycle/calendar.js';
 import { impactsAfter, type Impact } from './changes.js';
@@ -163,17 +164,8 @@ function versionUse(loaded: LoadedContract, calendar: Calendar, now: Date, versi
 }
 
 /** The request field paths worth watching in a call of `method` at `version`: those a later version changes, and the deprecated ones. */
-export function watchedPaths(loaded: LoadedContract, version: number, method: string): readonly string[] {
-  let byCall = watched.get(loaded);
-  if (!byCall) watched.set(loaded, (byCall = new Map()));
-  const key = `${version} ${method}`;
-  let paths = byCall.get(key);
-  if (!paths) {
-    const changing = impactsAfter(loaded, version, method).flatMap((i) => (i.path === undefined ? [] : [i.path]));
-    const deprecated = deprecationsFor(loaded, version, method).flatMap((d) => (d.path === undefined ? [] : [d.path]));
-    paths = Object.freeze([...new Set([...changing, ...deprecated])]);
-    byCall.set(key, paths);
-  }
-  return paths;
-}
-const watched = new WeakMap<LoadedContract, Map<string, readonly string[]>>();
+export const watchedPaths = perCall((loaded, version, method): readonly string[] => {
+  const changing = impactsAfter(loaded, version, method).flatMap((i) => (i.path === undefined ? [] : [i.path]));
+  const deprecated = deprecationsFor(loaded, version, method).flatMap((d) => (d.path === undefined ? [] : [d.path]));
+  return Object.freeze([...new Set([...changing, ...deprecated])]);
+});
