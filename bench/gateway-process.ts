@@ -28,6 +28,8 @@ export interface GatewayChildOptions {
   readonly log?: 'silent' | 'info';
   /** cache.redis: share page tokens and key lookups through this Redis (absent: in-memory caches). */
   readonly redis?: { readonly url: string; readonly localCacheSize: number; readonly timeoutMs: number };
+  /** cache.translatedAnswers.maxBytes (absent: the config's default; 0: every answer translated on each read). */
+  readonly translatedAnswersMaxBytes?: number;
 }
 
 /** Inside v1's deprecation window of the calendar below (the head released 2026-10-01, v1 sunset 2027-03-30). */
@@ -48,7 +50,10 @@ const loaded = parseConfig({
   },
   lifecycle: contractCalendar({ first: '2025-01-15', head: '2026-10-01', supportWindowDays: 180 }),
   admin: { enabled: false },
-  ...(options.redis && { cache: { redis: options.redis } }),
+  cache: {
+    ...(options.redis && { redis: options.redis }),
+    ...(options.translatedAnswersMaxBytes !== undefined && { translatedAnswers: { maxBytes: options.translatedAnswersMaxBytes } }),
+  },
 });
 // With --gateway-log, the loggers `serve` builds (redaction included), writing to /dev/null.
 const base = createLogger(options.log ?? 'silent', pino.destination({ dest: '/dev/null', sync: false }));

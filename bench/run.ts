@@ -111,7 +111,7 @@ const V1_CREATE_KEY = 'reports/marketing/bench';
 const BENCH_WORKBOOK = 'wb_demo_marketing';
 /** The dashboard rows: the real-shaped dashboard (bench/dashboard.ts), saved through the gateway by a v2 client. */
 const DASH_WORKBOOK = 'wb_demo_sandbox';
-const DASH_ROWS = ['bare-dash', 'gw-dash-v3-streamed', 'gw-dash-v2-translated', 'cmp-dash-v2-translated'] as const;
+const DASH_ROWS = ['bare-dash', 'gw-dash-v3-streamed', 'gw-dash-v2-translated', 'gw-dash-v2-each-read', 'cmp-dash-v2-translated'] as const;
 /** The issue's target: the translated read costs at most this many times the streamed one in CPU. */
 const DASH_TRANSLATED_CPU_MAX = 2;
 /** The v1 paging rows read this page of this size (the demo seed has 30 entries): its token is cached after the first request. */
@@ -241,6 +241,7 @@ const ROW_ORDER = [
   'bare-dash',
   'gw-dash-v3-streamed',
   'gw-dash-v2-translated',
+  'gw-dash-v2-each-read',
   'cmp-dash-v2-translated',
 ];
 
@@ -256,6 +257,7 @@ function makeTargets(
     compare?: string | undefined;
     dashV2?: string | undefined;
     dashV3?: string | undefined;
+    dashEachRead?: string | undefined;
     compareDash?: string | undefined;
   },
   reportId: string,
@@ -372,12 +374,23 @@ function makeTargets(
       },
       {
         name: 'gw-dash-v2-translated',
-        description: 'gateway at v2: getDashboard ~500 KiB, buffered, checked + translated down',
+        description: 'gateway at v2: getDashboard ~500 KiB, buffered, checked + translated down (read again: served as kept)',
         url: `${urls.dashV2}/rpc/getDashboard`,
         headers: { ...JSON_HEADERS, 'x-dl-api-version': '2' },
         body: dash,
       },
     );
+    // The same read where nothing is kept (cache.translatedAnswers.maxBytes 0): what every first read of a saved
+    // dashboard costs, since the translated row reads the same bytes again and is served what it kept.
+    if (urls.dashEachRead) {
+      targets.push({
+        name: 'gw-dash-v2-each-read',
+        description: 'gateway at v2: the same read, nothing kept (each read translated, as a first read is)',
+        url: `${urls.dashEachRead}/rpc/getDashboard`,
+        headers: { ...JSON_HEADERS, 'x-dl-api-version': '2' },
+        body: dash,
+      });
+    }
     // --compare: the other checkout's gateway doing the translated read.
     if (urls.compareDash) {
       const t = targets[targets.length - 1] as Target;
@@ -437,6 +450,7 @@ async function smokeCheck(targets: Target[], reportId: string, pageEntries: stri
         if (t.name === 'gw-dash-v3-streamed' && res.headers['x-dl-api-version'] !== HEAD_HEADER) fail(`expected x-dl-api-version: ${HEAD_HEADER}`);
         break;
       case 'gw-dash-v2-translated':
+      case 'gw-dash-v2-each-read':
         // A v2 client reads back exactly what it saved: every change of version 3 was undone.
         if (json?.entry?.version !== 1 || !isDeepStrictEqual(json.entry.data, dashData)) fail('expected the dashboard as the v2 client saved it');
         break;
@@ -546,6 +560,7 @@ async function main(): Promise<void> {
   const wantsDash = only ? only.some((n) => (DASH_ROWS as readonly string[]).includes(n)) : profileRow === undefined || profileRow.includes('dash');
   let dashV2: Child | undefined;
   let dashV3: Child | undefined;
+  let dashEachRead: Child | undefined;
   let dashCompare: Child | undefined;
   let dashboard: { id: string; data: unknown; requestBytes: number } | undefined;
   if (wantsDash) {
@@ -555,6 +570,11 @@ async function main(): Promise<void> {
     children.push(dashV2);
     dashV3 = await startNodeChild('gateway-dash-v3', 'bench/gateway-process.ts', { compiledDir, nodeArgs, args: [JSON.stringify(dashOptions)] });
     children.push(dashV3);
+    if (!only || only.includes('gw-dash-v2-each-read')) {
+      const eachRead: GatewayChildOptions = { ...dashOptions, translatedAnswersMaxBytes: 0 };
+      dashEachRead = await startNodeChild('gateway-dash-each-read', 'bench/gateway-process.ts', { compiledDir, nodeArgs, args: [JSON.stringify(eachRead)] });
+      children.push(dashEachRead);
+    }
     if (compareBuild) {
       const cmpArgs = ['--expose-gc', ...((flags['compare-node-options'] ?? flags['gateway-node-options'])?.split(/\s+/).filter(Boolean) ?? [])];
       dashCompare = await startNodeChild('gateway-dash-cmp', 'bench/gateway-process.ts', { compiledDir: compareBuild.dir, nodeArgs: cmpArgs, args: [JSON.stringify(dashOptions)] });
@@ -593,6 +613,7 @@ async function main(): Promise<void> {
       compare: compareGateway?.ready.url as string | undefined,
       dashV2: dashV2?.ready.url as string | undefined,
       dashV3: dashV3?.ready.url as string | undefined,
+      dashEachRead: dashEachRead?.ready.url as string | undefined,
       compareDash: dashCompare?.ready.url as string | undefined,
     },
     reportId,
@@ -607,7 +628,7 @@ async function main(): Promise<void> {
   const byName = new Map(targets.map((t) => [t.name, t]));
   const target = (name: string) => byName.get(name) as Target;
   const servedBy = (name: string): Child | undefined =>
-    name === 'gw-dash-v2-translated' ? dashV2 : name === 'gw-dash-v3-streamed' ? dashV3 : name === 'cmp-dash-v2-translated' ? dashCompare : name.endsWith('-redis') ? gatewayRedis : name.startsWith('cmp-') ? compareGateway : name.startsWith('gw-') ? gateway : name === 'backend' ? backend : name.startsWith('bare-') ? bare : name === 'hpm-proxy' ? hpm : undefined;
+    name === 'gw-dash-v2-translated' ? dashV2 : name === 'gw-dash-v2-each-read' ? dashEachRead : name === 'gw-dash-v3-streamed' ? dashV3 : name === 'cmp-dash-v2-translated' ? dashCompare : name.endsWith('-redis') ? gatewayRedis : name.startsWith('cmp-') ? compareGateway : name.startsWith('gw-') ? gateway : name === 'backend' ? backend : name.startsWith('bare-') ? bare : name === 'hpm-proxy' ? hpm : undefined;
   const cpuOf = async (name: string): Promise<number | undefined> => {
     const child = servedBy(name);
     if (child) return child.call<number>('cpu');
@@ -708,7 +729,7 @@ async function main(): Promise<void> {
 
   // Each gateway row is compared with the bare proxy doing the same backend work.
   const floorOf = (name: string) =>
-    name === 'gw-dash-v2-translated' || name === 'cmp-dash-v2-translated' ? 'gw-dash-v3-streamed' : name === 'gw-dash-v3-streamed' || name === 'bare-dash' ? 'bare-dash' : name === 'gw-v1-create' || name === 'cmp-v1-create' ? 'bare-create' : name.startsWith('gw-v1-page') ? 'bare-page' : name === 'gw-passthrough-get' || name === 'cmp-passthrough-get' || name === 'nginx-front-get' ? 'bare-get' : 'bare-proxy';
+    name === 'gw-dash-v2-translated' || name === 'gw-dash-v2-each-read' || name === 'cmp-dash-v2-translated' ? 'gw-dash-v3-streamed' : name === 'gw-dash-v3-streamed' || name === 'bare-dash' ? 'bare-dash' : name === 'gw-v1-create' || name === 'cmp-v1-create' ? 'bare-create' : name.startsWith('gw-v1-page') ? 'bare-page' : name === 'gw-passthrough-get' || name === 'cmp-passthrough-get' || name === 'nginx-front-get' ? 'bare-get' : 'bare-proxy';
   // --- the table of the throughput rounds (alone with --only)
   const throughputTable = () => {
     log(`throughput: ${CONNECTIONS} connections, medians of ${ROUNDS} round(s) of ${DURATION_S} s`);
@@ -764,6 +785,14 @@ async function main(): Promise<void> {
       cpuRatio <= DASH_TRANSLATED_CPU_MAX,
       `(${translated.cpuUs.toFixed(0)} µs against ${streamed.cpuUs.toFixed(0)} µs; per round ${perRound.map((r) => r.toFixed(2)).join(' / ')}; req/s ${(translated.rps / streamed.rps).toFixed(2)}×)`,
     );
+    const eachRead = summary.get('gw-dash-v2-each-read');
+    if (eachRead) {
+      const rounds = eachRead.cpuPerRound.map((c, i) => c / (streamed.cpuPerRound[i] ?? Number.NaN));
+      log(
+        `${'  each read translated (gw-dash-v2-each-read / gw-dash-v3-streamed)'.padEnd(62)} ${`${median(rounds).toFixed(2)}×`.padStart(9)}   ` +
+          `no target: a first read's cost (${eachRead.cpuUs.toFixed(0)} µs; per round ${rounds.map((r) => r.toFixed(2)).join(' / ')})`,
+      );
+    }
     const compared = summary.get('cmp-dash-v2-translated');
     if (compared && dashCompare) {
       const paired = translated.cpuPerRound.map((c, i) => c / (compared.cpuPerRound[i] ?? Number.NaN));

@@ -68,6 +68,12 @@ export function createMetrics(options: { maxClients: number; defaultMetrics?: bo
     registers: [registry],
   });
   for (const result of ['success', 'failure']) reloads.inc({ result }, 0);
+  const translatedAnswers = new Counter({
+    name: 'dlgw_translated_answers_total',
+    help: 'Answers translated down that were looked up among those kept (cache.translatedAnswers), by result (reused, translated, not_reusable)',
+    labelNames: ['result'] as const,
+    registers: [registry],
+  });
   const cacheErrors = new Counter({
     name: 'dlgw_cache_errors_total',
     help: 'Shared-cache (Redis) commands that gave no usable answer, by operation and reason; the request went on without them',
@@ -138,6 +144,7 @@ export function createMetrics(options: { maxClients: number; defaultMetrics?: bo
       if (r.error === 'UPSTREAM_UNAVAILABLE' || r.error === 'UPSTREAM_TIMEOUT') upstreamErrors.inc({ code: r.error });
       if (r.deprecated) deprecatedChild(version, clientLabel(r.client)).inc();
       if (r.preview !== undefined) preview.inc({ version, client: r.preview });
+      if (r.translatedAnswer !== undefined) translatedAnswers.inc({ result: r.translatedAnswer });
     },
     recordReload(ok) {
       reloads.inc({ result: ok ? 'success' : 'failure' });

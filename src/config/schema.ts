@@ -55,6 +55,8 @@ export const DEFAULTS = {
   redisTimeoutMs: 50,
   redisLocalCacheSize: 1_000,
   redisKeyPrefix: 'dlgw:',
+  translatedAnswersMaxBytes: 16_777_216,
+  translatedAnswersMinBytes: 16_384,
   readinessPath: '/ping',
   readinessTimeoutMs: 2_000,
 } as const;
@@ -279,6 +281,19 @@ export const configSchema = z.strictObject({
           keyPrefix: z.string().max(64).default(DEFAULTS.redisKeyPrefix),
         })
         .optional(),
+      /**
+       * Answers translated down for an older client, kept in this process by a digest of the backend's bytes: the
+       * same object read again at the same version is served without parsing and translating it again. Only
+       * translations that consulted nothing but the answer are kept (none that looked up keys or pages).
+       */
+      translatedAnswers: z
+        .strictObject({
+          /** The bound on the kept answers, in bytes; 0 turns the reuse off. */
+          maxBytes: z.number().int().min(0).default(DEFAULTS.translatedAnswersMaxBytes),
+          /** Answers shorter than this are translated every time (digesting them costs about what it saves). */
+          minAnswerBytes: z.number().int().min(0).default(DEFAULTS.translatedAnswersMinBytes),
+        })
+        .prefault({}),
     })
     .prefault({}),
 });

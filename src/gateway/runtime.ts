@@ -8,6 +8,7 @@ import type { Contract } from '../core/contract-model/types.js';
 import { buildPlans } from '../core/translate/plan.js';
 import { createBackendClient } from '../adapters/backend-client.js';
 import { createContractServices } from '../adapters/contract-services.js';
+import { createTranslatedAnswers } from '../adapters/cache/translated-answers.js';
 import { ConfigError, contractProblems, type LoadedConfig } from '../config/load.js';
 import { passthroughEnabled } from '../config/schema.js';
 import type { Clock, Runtime } from '../ports/runtime.js';
@@ -65,6 +66,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       passthrough,
       backend,
       services: caches.services,
+      translatedAnswers: createTranslatedAnswers(config.cache.translatedAnswers),
       upstreamUrl: options.upstreamUrl,
       clock: options.clock,
       logger: options.logger,

@@ -12,6 +12,8 @@ export interface RequestRecord {
   readonly client: string;
   /** The preview client (as the calendar lists it) let into an unreleased version, if this call was one. */
   readonly preview?: string | undefined;
+  /** A translated answer looked up among those kept: served as kept, translated and kept, or not keepable. */
+  readonly translatedAnswer?: 'reused' | 'translated' | 'not_reusable' | undefined;
 }
 
 /** What the shared cache reports: commands that gave no usable answer, and whether Redis is connected. */

@@ -10,6 +10,7 @@ import type { MethodPlan } from '../core/translate/plan.js';
 import type { ImpactRecorder } from './impact.js';
 import type { RequestMetrics } from './metrics.js';
 import type { PassThrough } from './passthrough.js';
+import type { TranslatedAnswers } from './translated-answers.js';
 import type { BackendClient, Forwarder } from './upstream.js';
 
 export type Clock = () => Date;
@@ -25,6 +26,8 @@ export interface Runtime {
   readonly backend: BackendClient;
   /** The caches and lookups migrations reach through their context; this generation's own. */
   readonly services: ContractServices;
+  /** Answers already translated down (cache.translatedAnswers); undefined when the reuse is off. This generation's own. */
+  readonly translatedAnswers: TranslatedAnswers | undefined;
   readonly upstreamUrl: string;
   readonly clock: Clock;
   readonly logger: Logger;

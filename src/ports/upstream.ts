@@ -27,8 +27,8 @@ export interface Exchange {
    * A throw refuses the answer: the upstream request is cancelled and onError gets the error.
    */
   onHead(status: number, headers: IncomingHttpHeaders): ServerResponse | number;
-  /** The buffered body, complete and within the limit. */
-  onBody(body: Buffer): void;
+  /** The buffered body, complete and within the limit: its chunks as they came, `size` bytes in all. */
+  onBody(chunks: readonly Buffer[], size: number): void;
   /** The exchange failed. When the answer was already streaming, the client's response has been cut. */
   onError(error: unknown): void;
 }

@@ -148,10 +148,7 @@ class Forwarding implements Dispatcher.DispatchHandler {
     if (this.settled) return;
     this.settle();
     if (this.sink) this.sink.end();
-    else {
-      const chunks = this.chunks ?? [];
-      this.exchange.onBody(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, this.size));
-    }
+    else this.exchange.onBody(this.chunks ?? [], this.size);
   }
 
   onResponseError(_controller: Dispatcher.DispatchController | undefined, err: Error & { code?: string }): void {

@@ -11,9 +11,11 @@ import type { LifecycleHeaders } from '../../core/lifecycle/headers.js';
 import { deprecationsUsed } from '../../core/impact/deprecations.js';
 import { isJsonMediaType } from '../../core/media-type.js';
 import { translateRequest, translateResponse, validateRequest } from '../../core/translate/engine.js';
+import type { GuardPolicy } from '../../core/translate/guard.js';
 import { type MethodPlan, requirePlan } from '../../core/translate/plan.js';
 import { upstreamUnavailable } from '../../core/upstream-errors.js';
 import { resolveVersion } from '../../core/version/resolve.js';
+import { type AnswerReuse, answerKey, joined } from './answer-reuse.js';
 import { backendRefusal, type Refusal } from './backend-refusal.js';
 import { parseJson, readBody, withoutBom, argumentsBody, mediaTypeOptional } from './body.js';
 import { Caller } from './client-id.js';
@@ -55,6 +57,8 @@ interface RequestLog {
   error?: string;
   /** The answer had started when the backend failed: the client got a cut response. */
   cut?: boolean;
+  /** A translated answer that was looked up among those kept (answer-reuse.ts). */
+  translatedAnswer?: AnswerReuse;
 }
 
 /** `unanswered`: the listener's list of answers not yet sent, which the call leaves when its exchange ends. */
@@ -284,11 +288,11 @@ class RpcCall implements Exchange {
   }
 
   /** A buffered answer: a refusal (any plan), or a success of a plan that checks responses. */
-  onBody(answer: Buffer): void {
+  onBody(chunks: readonly Buffer[], size: number): void {
     const status = this.answerStatus;
     const headers = this.answerHeaders as IncomingHttpHeaders;
-    if (status < 200 || status >= 300) this.answerRefusal(backendRefusal(status, headers, answer));
-    else void this.translateDown(status, headers, answer);
+    if (status < 200 || status >= 300) this.answerRefusal(backendRefusal(status, headers, joined(chunks, size)));
+    else void this.translateDown(status, headers, chunks, size);
   }
 
   onError(error: unknown): void {
@@ -296,26 +300,41 @@ class RpcCall implements Exchange {
     this.fail(error);
   }
 
-  /** A buffered success: guarded against objects newer than the client's version and migrated down. */
-  private async translateDown(status: number, headers: IncomingHttpHeaders, raw: Buffer): Promise<void> {
+  /** A buffered success: guarded against objects newer than the client's version and migrated down (or as kept). */
+  private async translateDown(status: number, headers: IncomingHttpHeaders, chunks: readonly Buffer[], size: number): Promise<void> {
     try {
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(raw.toString('utf8'));
-      } catch {
-        throw upstreamUnavailable('the body is not valid JSON');
-      }
       const policy = { olderClients: this.rt.config.objects.olderClients, releasedThrough: this.releasedThrough };
-      const migrated = await translateResponse(this.plan as MethodPlan, parsed, this.ctx as RequestMigrationContext, policy);
+      const kept = this.rt.translatedAnswers;
+      const key = kept && size >= kept.minAnswerBytes ? answerKey(this.plan as MethodPlan, policy, chunks) : undefined;
+      const reused = key === undefined ? undefined : kept?.get(key);
+      const body = reused ?? (await this.translated(chunks, size, policy, key));
       if (this.departure.gone || this.res.destroyed) return;
-      const text = JSON.stringify(migrated);
+      if (reused) this.log.translatedAnswer = 'reused';
       delete headers['content-encoding'];
-      headers['content-length'] = String(Buffer.byteLength(text));
+      headers['content-length'] = String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength);
       this.res.writeHead(status, headers);
-      this.res.end(text);
+      this.res.end(body);
     } catch (e) {
       this.fail(e);
     }
+  }
+
+  /** The answer parsed, guarded and migrated down; kept under `key` when the migrations read nothing else. */
+  private async translated(chunks: readonly Buffer[], size: number, policy: GuardPolicy, key: string | undefined): Promise<string> {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(joined(chunks, size).toString('utf8'));
+    } catch {
+      throw upstreamUnavailable('the body is not valid JSON');
+    }
+    const ctx = this.ctx as RequestMigrationContext;
+    ctx.consulted = false;
+    const text = JSON.stringify(await translateResponse(this.plan as MethodPlan, parsed, ctx, policy));
+    if (key !== undefined) {
+      this.log.translatedAnswer = ctx.consulted ? 'not_reusable' : 'translated';
+      if (!ctx.consulted) this.rt.translatedAnswers?.set(key, Buffer.from(text));
+    }
+    return text;
   }
 
   /** The backend's refusal: passed on as it is, or the gateway's problem with the backend headers it keeps. */
@@ -408,6 +427,7 @@ class RpcCall implements Exchange {
       deprecated: log.deprecated ?? false,
       client: log.client,
       preview: log.preview,
+      translatedAnswer: log.translatedAnswer,
     });
   }
 }

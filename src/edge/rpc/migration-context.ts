@@ -16,6 +16,8 @@ const PASSED_THROUGH = ['authorization', 'x-dl-org-id', 'x-dl-folderid', 'x-dl-t
 export class RequestMigrationContext implements MigrationContext {
   private backendHeaders: Record<string, string> | undefined;
   private stateMap: Map<string, unknown> | undefined;
+  /** Set when a migration reads more than the body and the client's version (answer-reuse.ts); cleared by the caller. */
+  consulted = false;
 
   constructor(
     private readonly rt: Runtime,
@@ -28,20 +30,24 @@ export class RequestMigrationContext implements MigrationContext {
 
   /** Hashing the credential costs a little: only migrations that key caches by caller pay it. */
   get principal(): string {
+    this.consulted = true;
     return this.caller.principal;
   }
 
   /** This generation's caches and lookups (on the prototype: nothing per request). */
   get services(): ContractServices {
+    this.consulted = true;
     return this.rt.services;
   }
 
   get state(): Map<string, unknown> {
+    this.consulted = true;
     return (this.stateMap ??= new Map());
   }
 
   /** A client that goes away ends the calls made on its behalf. */
   callBackend(method: string, body: Json): Promise<Json> {
+    this.consulted = true;
     return this.rt.backend.call(method, body, (this.backendHeaders ??= this.passThroughHeaders()), this.departure.signal);
   }
 
