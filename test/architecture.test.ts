@@ -263,13 +263,7 @@ function functionLengths(path: string, text: string): { name: string; line: numb
   return found;
 }
 
-/** Functions over the bound elsewhere in src/, still known; this list may only shrink. */
-const KNOWN_LONG_FUNCTIONS = [
-  'cli/serve.ts serve',
-  'admin/metrics.ts createMetrics',
-];
-
-describe('functions on the request path and its wiring', () => {
+describe('functions', () => {
   it('are measured in lines', () => {
     const text = ['function a() {', '  return 1;', '}', 'const b = () =>', '  2;'].join('\n');
     expect(functionLengths('x.ts', text)).toEqual([
@@ -278,24 +272,10 @@ describe('functions on the request path and its wiring', () => {
     ]);
   });
 
-  const longOnes = (folders: readonly string[] | undefined) =>
-    sources
-      .filter((s) => folders === undefined || folders.some((f) => s.path.startsWith(`${f}/`)))
-      .flatMap(({ path, text }) => functionLengths(path, text).filter((f) => f.lines > MAX_FUNCTION_LINES).map((f) => ({ at: `${path} ${f.name}`, lines: f.lines })));
-
-  it(`elsewhere in src/ are at most ${MAX_FUNCTION_LINES} lines, or known (KNOWN_LONG_FUNCTIONS)`, () => {
-    expect(longOnes(undefined).filter((f) => !KNOWN_LONG_FUNCTIONS.includes(f.at))).toEqual([]);
-  });
-
-  it('still have each known long function (delete it from KNOWN_LONG_FUNCTIONS once it is short)', () => {
-    const long = longOnes(undefined).map((f) => f.at);
-    for (const known of KNOWN_LONG_FUNCTIONS) expect(long, known).toContain(known);
-  });
-
-  it(`are at most ${MAX_FUNCTION_LINES} lines in src/edge, src/ports and src/gateway`, () => {
-    const long = ['edge', 'ports', 'gateway']
-      .flatMap((folder) => under(folder))
-      .flatMap(({ path, text }) => functionLengths(path, text).filter((f) => f.lines > MAX_FUNCTION_LINES).map((f) => `${path}:${f.line} ${f.name} (${f.lines} lines)`));
+  it(`are at most ${MAX_FUNCTION_LINES} lines everywhere in src/`, () => {
+    const long = sources.flatMap(({ path, text }) =>
+      functionLengths(path, text).filter((f) => f.lines > MAX_FUNCTION_LINES).map((f) => `${path}:${f.line} ${f.name} (${f.lines} lines)`),
+    );
     expect(long).toEqual([]);
   });
 });

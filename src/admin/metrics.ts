@@ -17,155 +17,191 @@ export interface Metrics extends RequestMetrics {
 
 const SECONDS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
-export function createMetrics(options: { maxClients: number; defaultMetrics?: boolean }): Metrics {
-  const registry = new Registry();
-  // prom-client's standard names (process_cpu_seconds_total, nodejs_heap_size_used_bytes, …), which stock Node.js dashboards expect.
-  if (options.defaultMetrics !== false) collectDefaultMetrics({ register: registry });
-  const requests = new Counter({
-    name: 'dlgw_requests_total',
-    help: 'RPC requests by resolved API version, method and response status',
-    labelNames: ['version', 'method', 'status'] as const,
-    registers: [registry],
-  });
-  // The request path's latencies by version and method (route-histogram.ts: no label hashing per observation).
-  const duration = new RouteHistogram('dlgw_request_duration_seconds', 'Time from request to the end of the response, by API version and method', SECONDS, registry);
-  const upstream = new RouteHistogram('dlgw_upstream_duration_seconds', 'Time the backend took to start answering, by API version and method', SECONDS, registry);
-  const translation = new RouteHistogram(
-    'dlgw_translation_duration_seconds',
-    'Time spent migrating old-version requests up (lookups included), by API version and method',
-    SECONDS,
-    registry,
-  );
-  const upstreamErrors = new Counter({
-    name: 'dlgw_upstream_errors_total',
-    help: 'Requests answered 502/504 because the backend failed, by error code',
-    labelNames: ['code'] as const,
-    registers: [registry],
-  });
+/** The metrics of every request: counts by outcome, latencies by route, backend failures. */
+function trafficMetrics(registry: Registry) {
+  return {
+    requests: new Counter({
+      name: 'dlgw_requests_total',
+      help: 'RPC requests by resolved API version, method and response status',
+      labelNames: ['version', 'method', 'status'] as const,
+      registers: [registry],
+    }),
+    // The request path's latencies by version and method (route-histogram.ts: no label hashing per observation).
+    duration: new RouteHistogram('dlgw_request_duration_seconds', 'Time from request to the end of the response, by API version and method', SECONDS, registry),
+    upstream: new RouteHistogram('dlgw_upstream_duration_seconds', 'Time the backend took to start answering, by API version and method', SECONDS, registry),
+    translation: new RouteHistogram(
+      'dlgw_translation_duration_seconds',
+      'Time spent migrating old-version requests up (lookups included), by API version and method',
+      SECONDS,
+      registry,
+    ),
+    upstreamErrors: new Counter({
+      name: 'dlgw_upstream_errors_total',
+      help: 'Requests answered 502/504 because the backend failed, by error code',
+      labelNames: ['code'] as const,
+      registers: [registry],
+    }),
+  };
+}
+
+/** Who calls deprecated and preview versions. */
+function clientMetrics(registry: Registry) {
+  return {
+    deprecated: new Counter({
+      name: 'dlgw_deprecated_requests_total',
+      help: 'Requests on deprecated API versions by client (org id, or a short hash of the credential)',
+      labelNames: ['version', 'client'] as const,
+      registers: [registry],
+    }),
+    // Labelled by the calendar's own preview lists: bounded by the config, not by who calls.
+    preview: new Counter({
+      name: 'dlgw_preview_requests_total',
+      help: 'Requests on a not yet released API version let in by preview access, by version and client (as the calendar lists it)',
+      labelNames: ['version', 'client'] as const,
+      registers: [registry],
+    }),
+  };
+}
+
+const CACHE_CONNECTED = 'dlgw_cache_redis_connected';
+
+/** Reloads, pass-through, the caches. */
+function operationsMetrics(registry: Registry) {
   const reloads = new Counter({
     name: 'dlgw_config_reloads_total',
     help: 'Config reload attempts by result (success, failure)',
     labelNames: ['result'] as const,
     registers: [registry],
   });
-  const deprecated = new Counter({
-    name: 'dlgw_deprecated_requests_total',
-    help: 'Requests on deprecated API versions by client (org id, or a short hash of the credential)',
-    labelNames: ['version', 'client'] as const,
-    registers: [registry],
-  });
-  // Labelled by the calendar's own preview lists: bounded by the config, not by who calls.
-  const preview = new Counter({
-    name: 'dlgw_preview_requests_total',
-    help: 'Requests on a not yet released API version let in by preview access, by version and client (as the calendar lists it)',
-    labelNames: ['version', 'client'] as const,
-    registers: [registry],
-  });
-  const passthrough = new Counter({
-    name: 'dlgw_passthrough_requests_total',
-    help: 'Requests outside /rpc passed to the backend (WebSocket handshakes included), by response status',
-    labelNames: ['status'] as const,
-    registers: [registry],
-  });
   for (const result of ['success', 'failure']) reloads.inc({ result }, 0);
-  const translatedAnswers = new Counter({
-    name: 'dlgw_translated_answers_total',
-    help: 'Answers translated down that were looked up among those kept (cache.translatedAnswers), by result (reused, translated, not_reusable)',
-    labelNames: ['result'] as const,
-    registers: [registry],
-  });
-  const cacheErrors = new Counter({
-    name: 'dlgw_cache_errors_total',
-    help: 'Shared-cache (Redis) commands that gave no usable answer, by operation and reason; the request went on without them',
-    labelNames: ['op', 'reason'] as const,
-    registers: [registry],
-  });
-  // Registered only while a Redis is configured: prom-client prints an unlabelled gauge as 0 even when never set.
-  const CACHE_CONNECTED = 'dlgw_cache_redis_connected';
-  const cacheConnected = new Gauge({
-    name: CACHE_CONNECTED,
-    help: '1 while the shared cache (Redis) is connected, 0 while not; absent without Redis',
-    registers: [],
-  });
+  return {
+    reloads,
+    passthrough: new Counter({
+      name: 'dlgw_passthrough_requests_total',
+      help: 'Requests outside /rpc passed to the backend (WebSocket handshakes included), by response status',
+      labelNames: ['status'] as const,
+      registers: [registry],
+    }),
+    translatedAnswers: new Counter({
+      name: 'dlgw_translated_answers_total',
+      help: 'Answers translated down that were looked up among those kept (cache.translatedAnswers), by result (reused, translated, not_reusable)',
+      labelNames: ['result'] as const,
+      registers: [registry],
+    }),
+    cacheErrors: new Counter({
+      name: 'dlgw_cache_errors_total',
+      help: 'Shared-cache (Redis) commands that gave no usable answer, by operation and reason; the request went on without them',
+      labelNames: ['op', 'reason'] as const,
+      registers: [registry],
+    }),
+    // Registered only while a Redis is configured: prom-client prints an unlabelled gauge as 0 even when never set.
+    cacheConnected: new Gauge({
+      name: CACHE_CONNECTED,
+      help: '1 while the shared cache (Redis) is connected, 0 while not; absent without Redis',
+      registers: [],
+    }),
+  };
+}
 
-  // Bounded label cardinality: past maxClients, new clients are counted as "other".
-  const clients = new Set<string>();
-  let maxClients = options.maxClients;
-  const clientLabel = (client: string) => {
-    if (clients.has(client)) return client;
-    if (clients.size < maxClients) {
-      clients.add(client);
+type Traffic = ReturnType<typeof trafficMetrics>;
+type RouteChildren = { duration: RouteSeries; upstream: RouteSeries; translation: RouteSeries };
+
+/**
+ * prom-client hashes a label object on every call; on the hot path the labelled children are kept instead. Label
+ * values are bounded (contract versions and method names, HTTP statuses, maxClients + "other"), so the maps are too.
+ */
+class LabelledChildren {
+  private readonly byRoute = new Map<string, RouteChildren>();
+  private readonly byOutcome = new Map<string, ReturnType<Traffic['requests']['labels']>>();
+  private readonly byClient = new Map<string, ReturnType<Counter<'version' | 'client'>['labels']>>();
+  /** Past maxClients, new clients are counted as "other". */
+  private readonly clients = new Set<string>();
+
+  constructor(
+    private readonly traffic: Traffic,
+    private readonly deprecated: Counter<'version' | 'client'>,
+    public maxClients: number,
+  ) {}
+
+  route(version: string, method: string): RouteChildren {
+    const key = `${version} ${method}`;
+    let children = this.byRoute.get(key);
+    if (!children) {
+      const { duration, upstream, translation } = this.traffic;
+      children = { duration: duration.series(version, method), upstream: upstream.series(version, method), translation: translation.series(version, method) };
+      this.byRoute.set(key, children);
+    }
+    return children;
+  }
+
+  outcome(version: string, method: string, status: string) {
+    const key = `${version} ${method} ${status}`;
+    let child = this.byOutcome.get(key);
+    if (!child) this.byOutcome.set(key, (child = this.traffic.requests.labels(version, method, status)));
+    return child;
+  }
+
+  deprecatedBy(version: string, client: string) {
+    const label = this.clientLabel(client);
+    const key = `${version} ${label}`;
+    let child = this.byClient.get(key);
+    if (!child) this.byClient.set(key, (child = this.deprecated.labels(version, label)));
+    return child;
+  }
+
+  private clientLabel(client: string): string {
+    if (this.clients.has(client)) return client;
+    if (this.clients.size < this.maxClients) {
+      this.clients.add(client);
       return client;
     }
     return 'other';
-  };
+  }
+}
 
-  // prom-client hashes a label object on every call; on the hot path, keep the labelled children instead.
-  // Label values are bounded (contract versions and method names, HTTP statuses), so the maps are too.
-  const byRoute = new Map<string, { duration: RouteSeries; upstream: RouteSeries; translation: RouteSeries }>();
-  const byOutcome = new Map<string, ReturnType<typeof requests.labels>>();
-  const route = (version: string, method: string) => {
-    const key = `${version} ${method}`;
-    let children = byRoute.get(key);
-    if (!children) {
-      children = {
-        duration: duration.series(version, method),
-        upstream: upstream.series(version, method),
-        translation: translation.series(version, method),
-      };
-      byRoute.set(key, children);
-    }
-    return children;
-  };
-  // Deprecated-version counters by version and client label: bounded by the versions × (maxClients + "other").
-  const byClient = new Map<string, ReturnType<typeof deprecated.labels>>();
-  const deprecatedChild = (version: string, client: string) => {
-    const key = `${version} ${client}`;
-    let child = byClient.get(key);
-    if (!child) byClient.set(key, (child = deprecated.labels(version, client)));
-    return child;
-  };
-  const outcome = (version: string, method: string, status: string) => {
-    const key = `${version} ${method} ${status}`;
-    let child = byOutcome.get(key);
-    if (!child) byOutcome.set(key, (child = requests.labels(version, method, status)));
-    return child;
-  };
+export function createMetrics(options: { maxClients: number; defaultMetrics?: boolean }): Metrics {
+  const registry = new Registry();
+  // prom-client's standard names (process_cpu_seconds_total, nodejs_heap_size_used_bytes, …), which stock Node.js dashboards expect.
+  if (options.defaultMetrics !== false) collectDefaultMetrics({ register: registry });
+  const traffic = trafficMetrics(registry);
+  const { deprecated, preview } = clientMetrics(registry);
+  const ops = operationsMetrics(registry);
+  const children = new LabelledChildren(traffic, deprecated, options.maxClients);
 
   return {
     registry,
     recordRequest(r) {
       const version = r.version === undefined ? 'none' : String(r.version);
-      outcome(version, r.method, String(r.status)).inc();
-      const children = route(version, r.method);
-      children.duration.observe(r.durationMs / 1000);
-      if (r.upstreamMs !== undefined) children.upstream.observe(r.upstreamMs / 1000);
-      if (r.translateMs !== undefined) children.translation.observe(r.translateMs / 1000);
-      if (r.error === 'UPSTREAM_UNAVAILABLE' || r.error === 'UPSTREAM_TIMEOUT') upstreamErrors.inc({ code: r.error });
-      if (r.deprecated) deprecatedChild(version, clientLabel(r.client)).inc();
+      children.outcome(version, r.method, String(r.status)).inc();
+      const route = children.route(version, r.method);
+      route.duration.observe(r.durationMs / 1000);
+      if (r.upstreamMs !== undefined) route.upstream.observe(r.upstreamMs / 1000);
+      if (r.translateMs !== undefined) route.translation.observe(r.translateMs / 1000);
+      if (r.error === 'UPSTREAM_UNAVAILABLE' || r.error === 'UPSTREAM_TIMEOUT') traffic.upstreamErrors.inc({ code: r.error });
+      if (r.deprecated) children.deprecatedBy(version, r.client).inc();
       if (r.preview !== undefined) preview.inc({ version, client: r.preview });
-      if (r.translatedAnswer !== undefined) translatedAnswers.inc({ result: r.translatedAnswer });
+      if (r.translatedAnswer !== undefined) ops.translatedAnswers.inc({ result: r.translatedAnswer });
     },
     recordReload(ok) {
-      reloads.inc({ result: ok ? 'success' : 'failure' });
+      ops.reloads.inc({ result: ok ? 'success' : 'failure' });
     },
     recordPassthrough(status, error) {
-      passthrough.inc({ status: String(status) });
-      if (error === 'UPSTREAM_UNAVAILABLE' || error === 'UPSTREAM_TIMEOUT') upstreamErrors.inc({ code: error });
+      ops.passthrough.inc({ status: String(status) });
+      if (error === 'UPSTREAM_UNAVAILABLE' || error === 'UPSTREAM_TIMEOUT') traffic.upstreamErrors.inc({ code: error });
     },
     recordCacheError(op, reason) {
-      cacheErrors.inc({ op, reason });
+      ops.cacheErrors.inc({ op, reason });
     },
     setCacheConnected(up) {
       if (up === undefined) {
         registry.removeSingleMetric(CACHE_CONNECTED);
         return;
       }
-      if (!registry.getSingleMetric(CACHE_CONNECTED)) registry.registerMetric(cacheConnected);
-      cacheConnected.set(up ? 1 : 0);
+      if (!registry.getSingleMetric(CACHE_CONNECTED)) registry.registerMetric(ops.cacheConnected);
+      ops.cacheConnected.set(up ? 1 : 0);
     },
     setMaxClients(n) {
-      maxClients = n;
+      children.maxClients = n;
     },
   };
 }

@@ -7,6 +7,7 @@ import { Client } from 'undici';
 import { createAdminServer, type AdminServer, type ReloadResult } from '../admin/server.js';
 import { createMetrics, type Metrics } from '../admin/metrics.js';
 import { ConfigError, type LoadedConfig } from '../config/load.js';
+import type { GatewayConfig } from '../config/schema.js';
 import { digestOf, watchConfig, type ConfigWatcher } from '../config/watch.js';
 import { shippedContract } from '../contract/index.js';
 import { ContractError } from '../core/contract-model/load.js';
@@ -63,124 +64,123 @@ async function bind(listen: () => Promise<string>, host: string, port: number, c
   }
 }
 
-export async function serve(options: ServeOptions): Promise<Serving> {
-  const { configPath } = options;
-  const env = options.env ?? process.env;
-  const initial = validateConfigFile(configPath, env);
-  let loaded = initial;
-  // Redaction is applied here, whatever logger the caller passed (not only createLogger's), so credentials
-  // never reach the log; each generation gets loggers with its own logging.redact, so a reload applies it.
-  const loggersOf = (l: LoadedConfig) => ({
-    logger: redactingLogger(options.logger, l.config.logging.redact),
-    requestLog: requestLineLogger(options.logger, l.config.logging.redact),
-  });
-  let { logger } = loggersOf(initial);
-  const metrics = createMetrics({ maxClients: initial.config.metrics.maxClients });
-  // Who calls what (the impact report): shared by every generation; in Redis when cache.redis is set at start.
-  const impact = impactRecorderFor(initial.config, logger, metrics);
-  const redis = initial.config.cache.redis;
+/** The embedded reference backend, started on first use; it lives as long as the process, whatever reloads do. */
+class EmbeddedUpstream {
+  url: string | undefined;
+  private stopBackend = async () => {};
 
-  // The embedded backend lives as long as the process, whatever reloads do.
-  let embeddedUrl: string | undefined;
-  let stopBackend = async () => {};
-  const upstreamOf = async (l: LoadedConfig): Promise<string> => {
+  /** The upstream URL a config names: its own, or the embedded backend's (started now if it is not running). */
+  async urlFor(l: LoadedConfig, logger: Logger): Promise<string> {
     if (l.config.upstream.url !== 'embedded') return l.config.upstream.url;
-    if (!embeddedUrl) {
+    if (!this.url) {
       const backend = createReferenceBackend({ contract: shippedContract, seed: DEMO_SEED });
-      embeddedUrl = await backend.listen(0, '127.0.0.1');
-      stopBackend = () => backend.close();
+      this.url = await backend.listen(0, '127.0.0.1');
+      this.stopBackend = () => backend.close();
       logger.warn(
-        { upstream: embeddedUrl },
-        `upstream: the EMBEDDED reference backend (in memory, demo data, for trying the gateway out) at ${embeddedUrl}; set UPSTREAM_URL to put the gateway in front of a real backend`,
+        { upstream: this.url },
+        `upstream: the EMBEDDED reference backend (in memory, demo data, for trying the gateway out) at ${this.url}; set UPSTREAM_URL to put the gateway in front of a real backend`,
       );
     }
-    return embeddedUrl;
-  };
-  const generation = (l: LoadedConfig, upstreamUrl: string): RuntimeOptions => ({
-    loaded: l,
-    contract: shippedContract,
-    upstreamUrl,
-    clock: () => new Date(),
-    ...loggersOf(l),
-    metrics,
-    impact,
-  });
-
-  const initialUpstream = await upstreamOf(initial);
-  const gateway = createGateway(generation(initial, initialUpstream));
-  const reportNow = async (filters = {}) => {
-    const rt = gateway.runtime();
-    return buildImpactReport(rt.contract, rt.calendar, rt.clock(), await impact.snapshot(), impact.store, filters);
-  };
-  // Signed notices before a sunset, once a webhook is configured (the webhooks and their settings as at start).
-  let notifier: Notifier | undefined;
-  let noticeTimer: NodeJS.Timeout | undefined;
-  const notices = initial.config.notices;
-  if (Object.keys(notices.webhooks).length) {
-    let secret = env.NOTICES_SECRET;
-    if (!secret && notices.secretFile) {
-      try {
-        secret = readFileSync(notices.secretFile, 'utf8').trim();
-      } catch (e) {
-        await gateway.close();
-        await impact.close();
-        throw new StartupError(`notices.secretFile: cannot read ${notices.secretFile} (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
-      }
-    }
-    if (!secret) {
-      await gateway.close();
-      await impact.close();
-      throw new StartupError('notices.webhooks is set, so notices need a signing key: set NOTICES_SECRET or notices.secretFile');
-    }
-    notifier = createNotifier({
-      webhooks: notices.webhooks,
-      secret,
-      leadDays: notices.leadDays,
-      maxAttempts: notices.maxAttempts,
-      retryBaseMs: notices.retryBaseMs,
-      report: () => reportNow(),
-      clock: () => gateway.runtime().clock(),
-      ...(redis && { redis: { url: redis.url, keyPrefix: redis.keyPrefix } }),
-      logger,
-      metrics: { recordCacheError: (op, reason) => metrics.recordCacheError(op, reason), setCacheConnected: () => {} },
-    });
-    const n = notifier;
-    noticeTimer = setInterval(() => void n.check().catch((e: unknown) => logger.warn({ err: e }, 'notice check failed')), notices.checkEveryMs);
-    noticeTimer.unref();
+    return this.url;
   }
-  const { listen: pub, admin: adminConfig } = initial.config;
-  let admin: AdminServer | undefined;
-  let url: string;
-  let adminUrl: string | undefined;
-  try {
-    url = await bind(() => gateway.listen(pub.port, pub.host), pub.host, pub.port, 'listen.host/listen.port, or HOST/PORT');
-    if (adminConfig.enabled) {
-      admin = createAdminServer({
-        metrics,
-        reload: () => reload(),
-        token: () => loaded.adminToken,
-        impact: reportNow,
-        ...(notifier && { notices: () => (notifier as Notifier).deliveries() }),
-      });
-      adminUrl = await bind(
-        () => (admin as AdminServer).listen(adminConfig.port, adminConfig.host),
-        adminConfig.host,
-        adminConfig.port,
-        'admin.host/admin.port, or ADMIN_HOST/ADMIN_PORT',
-      );
+
+  stop(): Promise<void> {
+    return this.stopBackend();
+  }
+}
+
+/** What lives as long as the process: the loggers' source, metrics, the impact recorder, the embedded backend. */
+interface Shared {
+  readonly options: ServeOptions;
+  readonly env: NodeJS.ProcessEnv;
+  readonly metrics: Metrics;
+  readonly impact: ReturnType<typeof impactRecorderFor>;
+  readonly embedded: EmbeddedUpstream;
+}
+
+// Redaction is applied here, whatever logger the caller passed (not only createLogger's), so credentials never reach
+// the log; each generation gets loggers with its own logging.redact, so a reload applies it.
+const loggersOf = (base: Logger, l: LoadedConfig) => ({
+  logger: redactingLogger(base, l.config.logging.redact),
+  requestLog: requestLineLogger(base, l.config.logging.redact),
+});
+
+const generation = (shared: Shared, l: LoadedConfig, upstreamUrl: string): RuntimeOptions => ({
+  loaded: l,
+  contract: shippedContract,
+  upstreamUrl,
+  clock: () => new Date(),
+  ...loggersOf(shared.options.logger, l),
+  metrics: shared.metrics,
+  impact: shared.impact,
+});
+
+const impactReport = (gateway: Gateway, impact: Shared['impact']) => async (filters = {}) => {
+  const rt = gateway.runtime();
+  return buildImpactReport(rt.contract, rt.calendar, rt.clock(), await impact.snapshot(), impact.store, filters);
+};
+
+/** The signing key of notices: NOTICES_SECRET, or notices.secretFile; a StartupError when neither gives one. */
+function noticesSecret(notices: GatewayConfig['notices'], env: NodeJS.ProcessEnv): string {
+  let secret = env.NOTICES_SECRET;
+  if (!secret && notices.secretFile) {
+    try {
+      secret = readFileSync(notices.secretFile, 'utf8').trim();
+    } catch (e) {
+      throw new StartupError(`notices.secretFile: cannot read ${notices.secretFile} (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
     }
+  }
+  if (!secret) throw new StartupError('notices.webhooks is set, so notices need a signing key: set NOTICES_SECRET or notices.secretFile');
+  return secret;
+}
+
+/** Signed notices before a sunset, once a webhook is configured (the webhooks and their settings as at start). */
+function startNotices(shared: Shared, config: GatewayConfig, gateway: Gateway, logger: Logger): { notifier: Notifier; timer: NodeJS.Timeout } | undefined {
+  const { notices } = config;
+  if (!Object.keys(notices.webhooks).length) return undefined;
+  const { metrics } = shared;
+  const redis = config.cache.redis;
+  const notifier = createNotifier({
+    webhooks: notices.webhooks,
+    secret: noticesSecret(notices, shared.env),
+    leadDays: notices.leadDays,
+    maxAttempts: notices.maxAttempts,
+    retryBaseMs: notices.retryBaseMs,
+    report: () => impactReport(gateway, shared.impact)(),
+    clock: () => gateway.runtime().clock(),
+    ...(redis && { redis: { url: redis.url, keyPrefix: redis.keyPrefix } }),
+    logger,
+    metrics: { recordCacheError: (op, reason) => metrics.recordCacheError(op, reason), setCacheConnected: () => {} },
+  });
+  const timer = setInterval(() => void notifier.check().catch((e: unknown) => logger.warn({ err: e }, 'notice check failed')), notices.checkEveryMs);
+  timer.unref();
+  return { notifier, timer };
+}
+
+/** The public listener, then the admin listener when enabled. */
+async function listenAll(
+  config: GatewayConfig,
+  gateway: Gateway,
+  adminOptions: Parameters<typeof createAdminServer>[0],
+): Promise<{ url: string; admin: AdminServer | undefined; adminUrl: string | undefined }> {
+  const { listen: pub, admin: adminConfig } = config;
+  const url = await bind(() => gateway.listen(pub.port, pub.host), pub.host, pub.port, 'listen.host/listen.port, or HOST/PORT');
+  if (!adminConfig.enabled) return { url, admin: undefined, adminUrl: undefined };
+  const admin = createAdminServer(adminOptions);
+  try {
+    const adminUrl = await bind(() => admin.listen(adminConfig.port, adminConfig.host), adminConfig.host, adminConfig.port, 'admin.host/admin.port, or ADMIN_HOST/ADMIN_PORT');
+    return { url, admin, adminUrl };
   } catch (e) {
-    await gateway.close();
-    clearInterval(noticeTimer);
-    await notifier?.close();
-    await impact.close();
-    await stopBackend();
+    await admin.close();
     throw e;
   }
-  if (initial.config.upstream.url !== 'embedded') logger.info({ upstream: initialUpstream }, `upstream: ${initialUpstream}`);
-  // Say at start when the backend is not there (or speaks another version), not only through /readyz's 503s.
-  // One check, at most readiness.timeoutMs, on a connection of its own (it is no request in flight).
+}
+
+/** The start-up lines: the upstream, whether it is ready (one probe on a connection of its own), the listeners, the calendar. */
+async function announce(gateway: Gateway, configPath: string, url: string, adminUrl: string | undefined, logger: Logger): Promise<void> {
   const first = gateway.runtime();
+  if (first.config.upstream.url !== 'embedded') logger.info({ upstream: first.upstreamUrl }, `upstream: ${first.upstreamUrl}`);
+  // Say at start when the backend is not there (or speaks another version), not only through /readyz's 503s.
   const probe = new Client(new URL(first.upstreamUrl).origin);
   const readiness = await checkReadiness({ ...readinessOptions(first), dispatcher: probe });
   void probe.close();
@@ -188,65 +188,124 @@ export async function serve(options: ServeOptions): Promise<Serving> {
   logger.info({ config: configPath, head: first.contract.head }, `dl-version-gateway listening on ${url}`);
   if (adminUrl) logger.info(`admin listener (metrics, reload) on ${adminUrl}`);
   for (const line of calendarLines(first.calendar, new Date())) logger.info(`calendar: ${line}`);
+}
 
-  let watcher: ConfigWatcher | undefined;
-  function reload(): ReloadResult {
+/** Re-reads the config file into a new generation; a bad file is refused and the running config stays. */
+class Reloader {
+  loaded: LoadedConfig;
+  watcher: ConfigWatcher | undefined;
+
+  constructor(
+    private readonly shared: Shared,
+    private readonly gateway: Gateway,
+    /** What the listeners were started with: restart-only settings are compared with it, not with the last reload. */
+    private readonly initial: LoadedConfig,
+    private logger: Logger,
+  ) {
+    this.loaded = initial;
+  }
+
+  reload(): ReloadResult {
+    const { configPath } = this.shared.options;
+    const { metrics } = this.shared;
     try {
       // Taken before the read: a write that lands while this reload runs has another digest and reloads too.
       const digest = digestOf(configPath);
-      const next = validateConfigFile(configPath, env);
-      // The listeners keep what they were started with: compare with that, not with the last reload.
-      const previous = initial.config;
+      const next = validateConfigFile(configPath, this.shared.env);
+      const embeddedUrl = this.shared.embedded.url;
       if (next.config.upstream.url === 'embedded' && !embeddedUrl) {
         throw new ConfigError(configPath, ['upstream.url: switching to the embedded backend needs a restart']);
       }
       const upstreamUrl = next.config.upstream.url === 'embedded' ? (embeddedUrl as string) : next.config.upstream.url;
-      const runtime = createRuntime(generation(next, upstreamUrl));
+      const runtime = createRuntime(generation(this.shared, next, upstreamUrl));
       // In-flight requests finish on the generation they started with; it closes once they are done.
-      void gateway.swap(runtime).retire();
-      loaded = next;
-      logger = runtime.logger;
+      void this.gateway.swap(runtime).retire();
+      this.loaded = next;
+      this.logger = runtime.logger;
       metrics.setMaxClients(next.config.metrics.maxClients);
-      impact.setLimits(next.config.impact);
-      watcher?.accept(digest);
+      this.shared.impact.setLimits(next.config.impact);
+      this.watcher?.accept(digest);
       metrics.recordReload(true);
-      if (next.config.listen.port !== previous.listen.port || next.config.listen.host !== previous.listen.host) {
-        logger.warn('config reloaded, but listen.host/listen.port changes take effect only after a restart');
-      }
-      const nextAdmin = next.config.admin;
-      if (nextAdmin.enabled !== previous.admin.enabled || nextAdmin.host !== previous.admin.host || nextAdmin.port !== previous.admin.port) {
-        logger.warn('config reloaded, but admin.* changes take effect only after a restart');
-      }
-      logger.info({ config: configPath }, 'config reloaded');
-      for (const line of calendarLines(runtime.calendar, new Date())) logger.info(`calendar: ${line}`);
+      this.warnRestartOnly(next.config);
+      this.logger.info({ config: configPath }, 'config reloaded');
+      for (const line of calendarLines(runtime.calendar, new Date())) this.logger.info(`calendar: ${line}`);
       return { ok: true };
     } catch (e) {
       metrics.recordReload(false);
-      if (e instanceof ConfigError || e instanceof ContractError) {
-        logger.error({ config: configPath, problems: e.problems }, `config reload refused, the previous config stays: ${e.problems.join('; ')}`);
-        return { ok: false, problems: e.problems };
-      }
-      logger.error({ err: e }, 'config reload failed, the previous config stays');
-      return { ok: false, problems: [(e as Error).message] };
+      return this.refused(e);
     }
   }
-  if (options.watch !== false) watcher = watchConfig(configPath, () => void reload());
+
+  private warnRestartOnly(next: GatewayConfig): void {
+    const previous = this.initial.config;
+    if (next.listen.port !== previous.listen.port || next.listen.host !== previous.listen.host) {
+      this.logger.warn('config reloaded, but listen.host/listen.port changes take effect only after a restart');
+    }
+    const [a, b] = [next.admin, previous.admin];
+    if (a.enabled !== b.enabled || a.host !== b.host || a.port !== b.port) {
+      this.logger.warn('config reloaded, but admin.* changes take effect only after a restart');
+    }
+  }
+
+  private refused(e: unknown): ReloadResult {
+    const { configPath } = this.shared.options;
+    if (e instanceof ConfigError || e instanceof ContractError) {
+      this.logger.error({ config: configPath, problems: e.problems }, `config reload refused, the previous config stays: ${e.problems.join('; ')}`);
+      return { ok: false, problems: e.problems };
+    }
+    this.logger.error({ err: e }, 'config reload failed, the previous config stays');
+    return { ok: false, problems: [(e as Error).message] };
+  }
+}
+
+export async function serve(options: ServeOptions): Promise<Serving> {
+  const { configPath } = options;
+  const env = options.env ?? process.env;
+  const initial = validateConfigFile(configPath, env);
+  const { logger } = loggersOf(options.logger, initial);
+  const metrics = createMetrics({ maxClients: initial.config.metrics.maxClients });
+  // Who calls what (the impact report): shared by every generation; in Redis when cache.redis is set at start.
+  const shared: Shared = { options, env, metrics, impact: impactRecorderFor(initial.config, logger, metrics), embedded: new EmbeddedUpstream() };
+  const gateway = createGateway(generation(shared, initial, await shared.embedded.urlFor(initial, logger)));
+  const reloader = new Reloader(shared, gateway, initial, logger);
+  let notices: ReturnType<typeof startNotices>;
+  let listening: Awaited<ReturnType<typeof listenAll>>;
+  const stopRest = async () => {
+    clearInterval(notices?.timer);
+    await notices?.notifier.close();
+    await shared.impact.close();
+    await shared.embedded.stop();
+  };
+  try {
+    notices = startNotices(shared, initial.config, gateway, logger);
+    listening = await listenAll(initial.config, gateway, {
+      metrics,
+      reload: () => reloader.reload(),
+      token: () => reloader.loaded.adminToken,
+      impact: impactReport(gateway, shared.impact),
+      ...(notices && { notices: () => (notices as NonNullable<typeof notices>).notifier.deliveries() }),
+    });
+  } catch (e) {
+    await gateway.close();
+    await stopRest();
+    throw e;
+  }
+  const { url, admin, adminUrl } = listening;
+  await announce(gateway, configPath, url, adminUrl, logger);
+  if (options.watch !== false) reloader.watcher = watchConfig(configPath, () => void reloader.reload());
 
   return {
     gateway,
     url,
     adminUrl,
     metrics,
-    reload,
-    checkNotices: () => notifier?.check() ?? Promise.resolve(),
+    reload: () => reloader.reload(),
+    checkNotices: () => notices?.notifier.check() ?? Promise.resolve(),
     async stop() {
-      watcher?.close();
+      reloader.watcher?.close();
       await gateway.shutdown(gateway.runtime().config.shutdown.drainMs);
       await admin?.close();
-      clearInterval(noticeTimer);
-      await notifier?.close();
-      await impact.close();
-      await stopBackend();
+      await stopRest();
     },
   };
 }
