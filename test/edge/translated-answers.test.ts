@@ -5,31 +5,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HEAD } from '../helpers/calendar.js';
 import { REPORT_CONTENT } from '../helpers/head-shapes.js';
+import { oldDashboardData } from '../helpers/old-dashboard.js';
 import { rpc, startStack, type Stack } from '../helpers/stack.js';
 
 type Json = Record<string, any>;
 
 /** A dashboard's data in the v1/v2 shape (the changes of version 3 turn its colours and widgetTabId around). */
-const oldData = (text: string): Json => ({
-  counter: 1,
-  salt: 'kept-answers',
-  schemeVersion: 8,
-  description: 'kept answers',
-  settings: { autoupdateInterval: null, maxConcurrentRequests: null, silentLoading: false, dependentSelectors: true, hideTabs: false, expandTOC: false },
-  tabs: [
-    {
-      id: 'tab1',
-      title: 'Overview',
-      layout: [],
-      connections: [],
-      aliases: {},
-      items: [
-        { id: 'title1', namespace: 'default', type: 'title', data: { text, size: 'l', showInTOC: true, textColor: '#112233', background: { color: '#FFEEDD' } } },
-        { id: 'ai1', namespace: 'default', type: 'neuro_widget', data: { prompt: 'Explain', hideTitle: false, widgetTabId: 'w1' } },
-      ],
-    },
-  ],
-});
+const oldData = (text: string): Json =>
+  oldDashboardData(
+    [
+      { id: 'title1', namespace: 'default', type: 'title', data: { text, size: 'l', showInTOC: true, textColor: '#112233', background: { color: '#FFEEDD' } } },
+      { id: 'ai1', namespace: 'default', type: 'neuro_widget', data: { prompt: 'Explain', hideTitle: false, widgetTabId: 'w1' } },
+    ],
+    { counter: 1, salt: 'kept-answers', description: 'kept answers' },
+  );
 
 /** The counter's values by result (reused, translated, not_reusable); {} when nothing was looked up. */
 async function lookups(stack: Stack): Promise<Record<string, number>> {

@@ -3,6 +3,7 @@
 // dashboard saved at 3 is refused to older clients, through getDashboard and through listings with content.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HEAD } from '../../helpers/calendar.js';
+import { oldDashboardData } from '../../helpers/old-dashboard.js';
 import { startStack, type Stack } from '../../helpers/stack.js';
 
 type Json = Record<string, unknown>;
@@ -26,27 +27,15 @@ async function rpc(version: number, method: string, body: Json, via: 'gateway' |
 }
 
 /** A dashboard's data in the v1/v2 shape: description, schemeVersion, one colour, textColor, widgetTabId. */
-const oldData = (n: number): Json => ({
-  counter: 3,
-  salt: `salt-${n}`,
-  schemeVersion: 8,
-  description: `about dashboard ${n}`,
-  settings: { autoupdateInterval: null, maxConcurrentRequests: null, silentLoading: false, dependentSelectors: true, hideTabs: false, expandTOC: false },
-  tabs: [
-    {
-      id: 'tab1',
-      title: 'Overview',
-      layout: [],
-      connections: [],
-      aliases: {},
-      items: [
-        { id: 'title1', namespace: 'default', type: 'title', data: { text: 'Sales', size: 'l', showInTOC: true, textColor: '#112233', background: { color: '#FFEEDD' } } },
-        { id: 'text1', namespace: 'default', type: 'text', data: { text: 'Notes', background: { color: '#000000' } } },
-        { id: 'ai1', namespace: 'default', type: 'neuro_widget', data: { prompt: 'Explain', hideTitle: false, widgetTabId: 'w1' } },
-      ],
-    },
-  ],
-});
+const oldData = (n: number): Json =>
+  oldDashboardData(
+    [
+      { id: 'title1', namespace: 'default', type: 'title', data: { text: 'Sales', size: 'l', showInTOC: true, textColor: '#112233', background: { color: '#FFEEDD' } } },
+      { id: 'text1', namespace: 'default', type: 'text', data: { text: 'Notes', background: { color: '#000000' } } },
+      { id: 'ai1', namespace: 'default', type: 'neuro_widget', data: { prompt: 'Explain', hideTitle: false, widgetTabId: 'w1' } },
+    ],
+    { counter: 3, salt: `salt-${n}`, description: `about dashboard ${n}` },
+  );
 
 const oldCreate = (n: number): Json => ({ entry: { workbookId: 'wb_demo_sandbox', name: `v3-dash-${n}-${Date.now()}`, data: oldData(n), meta: {} } });
 const entryOf = (body: Json) => body.entry as Json;
