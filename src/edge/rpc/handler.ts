@@ -319,8 +319,11 @@ class RpcCall implements Exchange {
     }
   }
 
-  /** The answer parsed, guarded and migrated down; kept under `key` when the migrations read nothing else. */
-  private async translated(chunks: readonly Buffer[], size: number, policy: GuardPolicy, key: string | undefined): Promise<string> {
+  /**
+   * The answer parsed, guarded and migrated down; kept under `key` when the migrations read nothing else. A looked-up
+   * (large) answer comes back encoded once, as the kept copy and the one written.
+   */
+  private async translated(chunks: readonly Buffer[], size: number, policy: GuardPolicy, key: string | undefined): Promise<string | Buffer> {
     let parsed: unknown;
     try {
       parsed = JSON.parse(joined(chunks, size).toString('utf8'));
@@ -330,11 +333,11 @@ class RpcCall implements Exchange {
     const ctx = this.ctx as RequestMigrationContext;
     ctx.consulted = false;
     const text = JSON.stringify(await translateResponse(this.plan as MethodPlan, parsed, ctx, policy));
-    if (key !== undefined) {
-      this.log.translatedAnswer = ctx.consulted ? 'not_reusable' : 'translated';
-      if (!ctx.consulted) this.rt.translatedAnswers?.set(key, Buffer.from(text));
-    }
-    return text;
+    if (key === undefined) return text;
+    const encoded = Buffer.from(text);
+    this.log.translatedAnswer = ctx.consulted ? 'not_reusable' : 'translated';
+    if (!ctx.consulted) this.rt.translatedAnswers?.set(key, encoded);
+    return encoded;
   }
 
   /** The backend's refusal: passed on as it is, or the gateway's problem with the backend headers it keeps. */
