@@ -107,21 +107,30 @@ type Traffic = ReturnType<typeof trafficMetrics>;
 type RouteChildren = { duration: RouteSeries; upstream: RouteSeries; translation: RouteSeries };
 
 /**
- * prom-client hashes a label object on every call; on the hot path the labelled children are kept instead. Label
- * values are bounded (contract versions and method names, HTTP statuses, maxClients + "other"), so the maps are too.
+ * prom-client hashes a label object on every call; on the hot paths (/rpc and pass-through) the labelled children are
+ * kept instead. Label values are bounded (contract versions and method names, HTTP statuses, maxClients + "other"),
+ * so the maps are too.
  */
 class LabelledChildren {
   private readonly byRoute = new Map<string, RouteChildren>();
   private readonly byOutcome = new Map<string, ReturnType<Traffic['requests']['labels']>>();
   private readonly byClient = new Map<string, ReturnType<Counter<'version' | 'client'>['labels']>>();
+  private readonly byPassthroughStatus = new Map<number, ReturnType<Counter<'status'>['labels']>>();
   /** Past maxClients, new clients are counted as "other". */
   private readonly clients = new Set<string>();
 
   constructor(
     private readonly traffic: Traffic,
     private readonly deprecated: Counter<'version' | 'client'>,
+    private readonly passthrough: Counter<'status'>,
     public maxClients: number,
   ) {}
+
+  passthroughBy(status: number) {
+    let child = this.byPassthroughStatus.get(status);
+    if (!child) this.byPassthroughStatus.set(status, (child = this.passthrough.labels(String(status))));
+    return child;
+  }
 
   route(version: string, method: string): RouteChildren {
     const key = `${version} ${method}`;
@@ -166,7 +175,7 @@ export function createMetrics(options: { maxClients: number; defaultMetrics?: bo
   const traffic = trafficMetrics(registry);
   const { deprecated, preview } = clientMetrics(registry);
   const ops = operationsMetrics(registry);
-  const children = new LabelledChildren(traffic, deprecated, options.maxClients);
+  const children = new LabelledChildren(traffic, deprecated, ops.passthrough, options.maxClients);
 
   return {
     registry,
@@ -186,7 +195,7 @@ export function createMetrics(options: { maxClients: number; defaultMetrics?: bo
       ops.reloads.inc({ result: ok ? 'success' : 'failure' });
     },
     recordPassthrough(status, error) {
-      ops.passthrough.inc({ status: String(status) });
+      children.passthroughBy(status).inc();
       if (error === 'UPSTREAM_UNAVAILABLE' || error === 'UPSTREAM_TIMEOUT') traffic.upstreamErrors.inc({ code: error });
     },
     recordCacheError(op, reason) {
