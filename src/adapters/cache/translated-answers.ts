@@ -20,7 +20,7 @@ export function createTranslatedAnswers(options: TranslatedAnswersOptions): Tran
     minAnswerBytes: options.minAnswerBytes,
     get: (key) => cache.get(key),
     set(key, translated) {
-      // lru-cache refuses (and warns about) an entry larger than maxSize: skip it quietly instead.
+      // An answer larger than the whole bound is not kept (lru-cache would refuse it as well).
       if (translated.byteLength + key.length <= options.maxBytes) cache.set(key, translated);
     },
   };
