@@ -105,6 +105,11 @@ const ERROR_RESPONSES: readonly (readonly [string, string, string, Record<string
   ['504', 'UpstreamTimeout', 'The backend did not answer in time.', problem],
 ];
 
+/** Every operation's error answers, as references to the components above (the same for each method). */
+const ERROR_REFS: Readonly<Record<string, unknown>> = Object.freeze(
+  Object.fromEntries(ERROR_RESPONSES.map(([status, response]) => [status, Object.freeze({ $ref: `#/components/responses/${response}` })])),
+);
+
 /** The gateway's codes answered with `status`, from the catalogue. */
 function codesAt(status: number): string {
   const codes = Object.entries(ERROR_CATALOGUE)
@@ -196,8 +201,6 @@ function operationOf(
   const deprecations = deprecationsFor(contract, version, name);
   const methodDeprecation = deprecations.find((d) => d.path === undefined);
   for (const d of deprecations) if (d.path !== undefined) markDeprecatedField(requestSchema, d.path, schemas, deprecationNote(d));
-  const errors: Record<string, unknown> = {};
-  for (const [status, response] of ERROR_RESPONSES) errors[status] = { $ref: `#/components/responses/${response}` };
   return {
     operationId: name,
     // Clients such as @datalens-tech/mcp show "summary — description": one sentence, once.
@@ -213,7 +216,7 @@ function operationOf(
     requestBody: { required: method.emptyBody !== true, content: { 'application/json': { schema: requestSchema } } },
     responses: {
       '200': { description: 'Success', content: { 'application/json': { schema: responseSchema } } },
-      ...errors,
+      ...ERROR_REFS,
     },
   };
 }
