@@ -428,6 +428,12 @@ describe('pass-through when the upstream fails', () => {
         req.end();
       });
       expect(outcome).toMatch(/^cut/);
+      // Counted as the upstream's fault, with the status the client was sent, not as a client that left (499);
+      // accounted before the client's answer is cut.
+      const text = await stack.metrics.registry.metrics();
+      expect(sampleValue(text, 'dlgw_upstream_errors_total', { code: 'UPSTREAM_UNAVAILABLE' })).toBe(1);
+      expect(sampleValue(text, 'dlgw_passthrough_requests_total', { status: '200' })).toBe(1);
+      expect(sampleValue(text, 'dlgw_passthrough_requests_total', { status: '499' })).toBeUndefined();
     } finally {
       await stack.close();
       await fault.close();

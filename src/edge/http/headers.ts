@@ -41,6 +41,8 @@ export const OWNED_UPSTREAM = new Set([
   'x-original-uri',
   'x-forwarded-uri',
   'x-envoy-original-path',
+  // httpoxy: CGI-style backends read a `Proxy` header as HTTP_PROXY and send their own outbound calls through it.
+  'proxy',
 ]);
 
 const NONE: readonly string[] = Object.freeze([]);

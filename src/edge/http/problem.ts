@@ -38,9 +38,10 @@ export function sendProblem(res: ServerResponse, error: GatewayError, requestId:
     return;
   }
   const body = JSON.stringify(problemBody(error, requestId));
-  if (error.code === 'METHOD_NOT_ALLOWED') res.setHeader('allow', 'POST');
-  // RFC 7694 §3: a 415 for a content coding says which codings the gateway accepts.
   const { details } = error;
+  // /rpc takes POST only; a refusal elsewhere (TRACE) names what it allows in its details.
+  if (error.code === 'METHOD_NOT_ALLOWED') res.setHeader('allow', !isIssueList(details) && typeof details.allow === 'string' ? details.allow : 'POST');
+  // RFC 7694 §3: a 415 for a content coding says which codings the gateway accepts.
   if (!isIssueList(details) && typeof details.acceptEncoding === 'string') res.setHeader('accept-encoding', details.acceptEncoding);
   res.statusCode = error.status;
   res.setHeader('content-type', 'application/problem+json');

@@ -13,6 +13,7 @@ import type { RequestMetrics } from '../../ports/metrics.js';
 import type { PassThrough } from '../../ports/passthrough.js';
 import { upstreamFailed, upstreamTimeout } from '../../core/upstream-errors.js';
 import { setForwardedHeaders, HOP_BY_HOP, connectionListed, forwardableHeaders, requestIdOf } from '../http/headers.js';
+import { setBodyFraming } from '../http/framing.js';
 import { endpointNotFound, sendProblem } from '../http/problem.js';
 import { isUnder, lenientPaths } from './lenient-path.js';
 import { refuseOnSocket, relayOnSocket } from '../http/socket-answer.js';
@@ -59,13 +60,14 @@ type Carrying = IncomingMessage & { [passage]?: Passage };
  */
 function upstreamHeaders(req: IncomingMessage, requestId: string, upgrade: boolean): IncomingHttpHeaders {
   const out: IncomingHttpHeaders = forwardableHeaders(req.headers);
-  // The body streams as the client framed and encoded it: its validated Content-Length (or chunked without one)
-  // and its Content-Encoding (only /rpc decodes bodies).
-  if (req.headers['content-length'] !== undefined) out['content-length'] = req.headers['content-length'];
-  if (req.headers['content-encoding'] !== undefined) out['content-encoding'] = req.headers['content-encoding'];
   if (upgrade) {
+    // Only a WebSocket handshake without a body gets here (public-server.ts): the tunnel is all that follows.
     out.connection = 'upgrade';
-    out.upgrade = req.headers.upgrade;
+    out.upgrade = 'websocket';
+  } else {
+    // The body streams as the client encoded it (only /rpc decodes bodies), framed once by the gateway.
+    setBodyFraming(out, req);
+    if (req.headers['content-encoding'] !== undefined) out['content-encoding'] = req.headers['content-encoding'];
   }
   setForwardedHeaders(out, req);
   out['x-request-id'] = requestId;
@@ -185,6 +187,15 @@ function passWeb(s: State, req: Carrying, res: ServerResponse): void {
   forward(s, req, res, p);
 }
 
+/** The upstream cut its answer mid-way: counted as an upstream error (as on /rpc), and the client's answer cut too. */
+function cut(s: State, req: IncomingMessage, res: ServerResponse, p: Passage): void {
+  if (p.over) return;
+  p.over = true;
+  p.error = p.timedOut ? 'UPSTREAM_TIMEOUT' : 'UPSTREAM_UNAVAILABLE';
+  account(s, req, p, res.statusCode);
+  res.destroy();
+}
+
 /** A web request goes out on node:http as the bare proxy's do: the header rules are applied already. */
 function forward(s: State, req: Carrying, res: ServerResponse, p: Passage): void {
   req.headers.host = s.target.host;
@@ -199,14 +210,17 @@ function forward(s: State, req: Carrying, res: ServerResponse, p: Passage): void
     p.answered = true;
     clearTimeout(p.timer);
     // Past the head: an upstream silent for the whole timeout is cut (the client sees a truncated answer).
-    proxyReq.setTimeout(s.timeoutMs, () => proxyReq.destroy());
+    proxyReq.setTimeout(s.timeoutMs, () => {
+      p.timedOut = true;
+      proxyReq.destroy();
+    });
     res.writeHead(proxyRes.statusCode ?? 502, proxyRes.statusMessage, answerHeaders(proxyRes.headers, p.requestId));
     // pipe, not stream.pipeline, whose AbortController and DOMException cost this path dearly (BENCHMARKS.md).
     // A client that leaves is handled by passWeb()'s close listener.
     proxyRes.pipe(res);
-    proxyRes.once('error', () => res.destroy());
+    proxyRes.once('error', () => cut(s, req, res, p));
     proxyRes.once('close', () => {
-      if (!proxyRes.complete) res.destroy();
+      if (!proxyRes.complete) cut(s, req, res, p);
     });
   });
   req.pipe(proxyReq);

@@ -6,6 +6,7 @@ import type { Socket } from 'node:net';
 import { GatewayError } from '../../core/errors.js';
 import { createDiscoveryApp } from '../discovery/discovery.js';
 import { onExchangeEnd } from '../http/exchange-end.js';
+import { framingRefusal, isWebSocketUpgrade, upgradeWithBody } from '../http/framing.js';
 import { requestIdOf } from '../http/headers.js';
 import { listen } from '../../net/listen.js';
 import { answerNodeRefusals } from '../http/node-answers.js';
@@ -139,10 +140,16 @@ class PublicListener {
     }
     const rt = this.current;
     const passes =
-      !this.draining && rt.passthrough && !isRpc(req) && routeOf(req.url ?? '', rt.config.routes.prefix ?? '').kind === 'other';
-    // Anything else is served as a plain request, as it was before the gateway listened for upgrades.
+      !this.draining && rt.passthrough && isWebSocketUpgrade(req) && !isRpc(req) && routeOf(req.url ?? '', rt.config.routes.prefix ?? '').kind === 'other';
+    // Anything else (another Upgrade token, another method, an own route) is served as the plain request it also
+    // is: RFC 9110 §7.8 lets a server ignore an Upgrade.
     if (!passes || !rt.passthrough) {
       withoutUpgrade(this.server, req, socket, head);
+      return;
+    }
+    const withBody = upgradeWithBody(req);
+    if (withBody) {
+      refuseOnSocket(socket, withBody, requestIdOf(req.headers));
       return;
     }
     const tunnels = this.tunnels;
@@ -198,7 +205,8 @@ function refuseHead(req: IncomingMessage, res: ServerResponse, error: GatewayErr
 // Request heads the gateway refuses before routing: parts that servers behind it read differently from it.
 
 /**
- * Why `req`'s head is refused (400 MALFORMED_REQUEST), or undefined. A `#` never belongs in a request-target
+ * Why `req`'s head is refused (400 MALFORMED_REQUEST; 405 for TRACE), or undefined. Its framing: framing.ts. A `#`
+ * never belongs in a request-target
  * (RFC 9112 §3.2: origin-form is a path and a query; RFC 3986 §3.5 puts the fragment after `#`), yet WHATWG URL
  * parsers cut the path there, so `/rpc#/x` would be `/rpc` to a backend and something else to the routing. Two
  * Host fields make the authority ambiguous (RFC 9112 §3.2: answer 400).
@@ -218,7 +226,7 @@ export function malformedHead(req: IncomingMessage): GatewayError | undefined {
       return new GatewayError('MALFORMED_REQUEST', 'the request has more than one Host field', { reason: 'duplicate-host' });
     }
   }
-  return undefined;
+  return framingRefusal(req);
 }
 
 // Serves an upgrade request that the gateway does not tunnel as the plain request it also is.
