@@ -49,9 +49,12 @@ export const ENV_OVERRIDES = {
   ADMIN_HOST: 'admin.host',
   ADMIN_PORT: 'admin.port',
   REDIS_URL: 'cache.redis.url',
+  TRUSTED_PROXIES: 'listen.trustedProxies',
 } as const;
 
 const INTEGER_ENV = new Set(['PORT', 'UPSTREAM_TIMEOUT_MS', 'ADMIN_PORT']);
+/** Variables holding a list: its items separated by commas or spaces. */
+const LIST_ENV = new Set(['TRUSTED_PROXIES']);
 
 const formatIssues = (error: ZodError, fromEnv: ReadonlyMap<string, string>): string[] =>
   error.issues.map((issue) => {
@@ -60,7 +63,8 @@ const formatIssues = (error: ZodError, fromEnv: ReadonlyMap<string, string>): st
       const prefix = issue.path.length ? `${key}.` : '';
       return `${issue.keys.map((k) => prefix + k).join(', ')}: unknown key`;
     }
-    const variable = fromEnv.get(key);
+    // A list's item (listen.trustedProxies.0) is named as the variable that set the list.
+    const variable = fromEnv.get(key) ?? fromEnv.get(issue.path.slice(0, -1).join('.'));
     return variable ? `${variable} (environment variable, overrides ${key}): ${issue.message}` : `${key}: ${issue.message}`;
   });
 
@@ -80,6 +84,7 @@ function applyEnv(raw: Record<string, unknown>, env: Env): { document: Record<st
       }
       value = Number(text);
     }
+    if (LIST_ENV.has(variable)) value = text.split(/[\s,]+/).filter(Boolean);
     // Copy each object on the way down to the key, so that the file's document is left as it was.
     const parts = key.split('.');
     let parent = out;

@@ -1,5 +1,6 @@
 // The gateway's configuration: one zod schema with named defaults and units; unknown keys are refused.
 
+import { isIP } from 'node:net';
 import { z } from 'zod';
 import { OLDER_CLIENTS_RULES } from '../core/translate/guard.js';
 
@@ -27,6 +28,14 @@ const instant = z
     }
     return d;
   });
+
+/** An IPv4 or IPv6 address, optionally with a prefix length (10.0.0.0/8, fd00::/8): a `listen.trustedProxies` entry. */
+function isAddressOrBlock(entry: string): boolean {
+  const [address = '', bits, extra] = entry.split('/');
+  const family = isIP(address);
+  if (!family || extra !== undefined) return false;
+  return bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128));
+}
 
 export const DEFAULTS = {
   port: 8080,
@@ -123,6 +132,8 @@ export const configSchema = z.strictObject({
     .strictObject({
       host: z.string().default(DEFAULTS.host),
       port: z.number().int().min(0).max(65535).default(DEFAULTS.port),
+      /** Proxies (addresses, CIDR blocks) whose X-Forwarded-* name the client; none by default: the peer is the client. */
+      trustedProxies: z.array(z.string().refine(isAddressOrBlock, { error: (issue) => `an IP address or CIDR block such as 10.0.0.0/8 (got ${JSON.stringify(String(issue.input).slice(0, 80))})` })).default([]),
     })
     .prefault({}),
   upstream: z

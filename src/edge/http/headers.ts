@@ -2,7 +2,7 @@
 
 import { randomUUID } from 'node:crypto';
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
-import type { TLSSocket } from 'node:tls';
+import { clientOf } from './client-address.js';
 
 /** RFC 9110 §7.6.1 connection-specific fields, plus the de-facto ones proxies drop. */
 export const HOP_BY_HOP = new Set([
@@ -147,18 +147,17 @@ export function ownAnswerHeaders(
   else delete headers.link;
 }
 
-// The X-Forwarded-* headers the gateway sets towards the backend, from the client's connection (the client's own
-// copies are gateway-owned and never forwarded: OWNED_UPSTREAM in headers.ts).
+// The X-Forwarded-* headers the gateway sets towards the backend, for the request's client (its connection's peer, or
+// the client a trusted proxy names: client-address.ts); the client's own copies are gateway-owned and never forwarded.
 
 /**
  * Sets them on `out` (the upstream request's headers). `withHost`: X-Forwarded-Host too (pass-through, whose pages
  * build links; /rpc never trusts the client's Host).
  */
 export function setForwardedHeaders(out: Record<string, string | string[] | undefined>, req: IncomingMessage, withHost = true): void {
-  const socket = req.socket;
-  out['x-forwarded-proto'] = (socket as TLSSocket).encrypted ? 'https' : 'http';
-  if (socket.remoteAddress) out['x-forwarded-for'] = socket.remoteAddress;
-  if (socket.localPort) out['x-forwarded-port'] = String(socket.localPort);
-  const host = req.headers.host;
-  if (host && withHost) out['x-forwarded-host'] = host;
+  const client = clientOf(req);
+  out['x-forwarded-proto'] = client.proto;
+  if (client.address) out['x-forwarded-for'] = client.address;
+  if (client.port) out['x-forwarded-port'] = client.port;
+  if (client.host && withHost) out['x-forwarded-host'] = client.host;
 }
