@@ -16,6 +16,7 @@ import { refuseOnSocket } from '../http/socket-answer.js';
 import { handleRpc } from '../rpc/handler.js';
 import type { Runtime } from '../../ports/runtime.js';
 import { Unanswered } from '../http/unanswered.js';
+import { TrustedProxies, trustProxies } from '../http/client-address.js';
 import { setVersionLists } from '../http/version-headers.js';
 
 export interface Gateway {
@@ -74,10 +75,13 @@ class PublicListener {
   // Upgraded connections (WebSockets through pass-through): cut when a shutdown's drain time is over.
   private readonly tunnels = new Set<Socket>();
   private readonly discovery: ReturnType<typeof createDiscoveryApp>;
+  // listen.trustedProxies, as at start (listen.* takes a restart).
+  private readonly trusted: TrustedProxies;
   readonly server: Server;
 
   constructor(initial: Runtime, limits: ServerLimits) {
     this.current = initial;
+    this.trusted = new TrustedProxies(initial.config.listen.trustedProxies);
     this.discovery = createDiscoveryApp(() => this.current);
     const server = createServer(
       {
@@ -101,6 +105,7 @@ class PublicListener {
   }
 
   readonly onRequest = (req: IncomingMessage, res: ServerResponse): void => {
+    trustProxies(req, this.trusted);
     if (this.draining) {
       res.setHeader('connection', 'close');
       res.once('finish', () => this.server.closeIdleConnections());
@@ -133,6 +138,7 @@ class PublicListener {
   }
 
   readonly onUpgrade = (req: IncomingMessage, socket: Socket, head: Buffer): void => {
+    trustProxies(req, this.trusted);
     const malformed = malformedHead(req);
     if (malformed) {
       refuseOnSocket(socket, malformed, requestIdOf(req.headers));
