@@ -13,7 +13,7 @@ import { type Output, runCheckContract, runTranslate } from './contract-commands
 import { tuneHeap } from './heap.js';
 import { runImpact } from './impact.js';
 import { createLogger, logLevelProblem } from './logger.js';
-import { DEFAULT_CONFIG, StartupError, serve } from './serve.js';
+import { DEFAULT_CONFIG, StartupError, serveProcess } from './serve.js';
 import { versionNumberIn } from '../core/version/number.js';
 
 const NAME = 'dl-version-gateway';
@@ -27,6 +27,7 @@ const ENVIRONMENT = `environment (wins over the config file):
   ADMIN_PORT, ADMIN_HOST  admin.port, admin.host (the admin listener: /metrics, POST /reload)
   ADMIN_TOKEN, ADMIN_TOKEN_FILE  the token POST /reload requires (needed when ADMIN_HOST is not loopback)
   REDIS_URL            cache.redis.url (replicas share v1 page tokens and legacy-key lookups; absent: each caches alone)
+  TRUSTED_PROXIES      listen.trustedProxies: addresses/CIDR blocks of proxies whose X-Forwarded-* name the client (comma-separated)
   NOTICES_SECRET       the HMAC key signed sunset notices carry (else the file notices.secretFile names)
   LOG_LEVEL            fatal, error, warn, info (default), debug, trace or silent`;
 
@@ -75,7 +76,7 @@ const COMMANDS: Record<string, Command> = {
 
 Starts the gateway: the public listener, the admin listener, and the embedded reference backend when
 upstream.url is "embedded". Reloads the config on SIGHUP, on a change of the file and on POST /reload;
-drains and exits 0 on SIGTERM/SIGINT. A config, environment variable or port it cannot start with is
+drains and exits 0 on SIGTERM/SIGINT, during start-up too (a SIGHUP then reloads once started). A config, environment variable or port it cannot start with is
 reported in one line, exit status 2.
 
 options:
@@ -99,28 +100,8 @@ ${ENVIRONMENT}`,
       process.stderr.on('error', () => {});
       const logger = createLogger(level);
       try {
-        const serving = await serve({ configPath: configOf(values), logger });
-        process.on('SIGHUP', () => {
-          logger.info({ signal: 'SIGHUP' }, 'reloading the config');
-          serving.reload();
-        });
-        const stop = (signal: string) => {
-          const drainMs = serving.gateway.runtime().config.shutdown.drainMs;
-          const inFlight = serving.gateway.runtime().inFlight();
-          // The drain starts (the listener closes) before the line says so: a reader of the line finds it true.
-          const stopped = serving.stop();
-          logger.info({ signal, drainMs, inFlight }, 'draining, then stopping');
-          stopped.then(
-            () => {
-              logger.info('stopped');
-              process.exit(0);
-            },
-            () => process.exit(1),
-          );
-        };
-        process.once('SIGTERM', () => stop('SIGTERM'));
-        process.once('SIGINT', () => stop('SIGINT'));
-        return -1; // keep running
+        // Its signal handlers are in place before any port opens; a stop signal during start-up ends it with 0.
+        return (await serveProcess({ configPath: configOf(values), logger })) === 'serving' ? -1 : 0;
       } catch (e) {
         if (e instanceof ConfigError) return fail(logger, e.line);
         if (e instanceof ContractError) return fail(logger, `the API contract does not load: ${e.problems.join('; ')}`);

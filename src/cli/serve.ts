@@ -1,5 +1,5 @@
 // `serve`: load the config, start the embedded backend if asked, build the runtime and listen; reload the
-// config on SIGHUP or file change; drain and stop on SIGTERM/SIGINT.
+// config on SIGHUP or file change; drain and stop on SIGTERM/SIGINT, from the first instant of start-up on.
 
 import { readFileSync } from 'node:fs';
 import type { Logger } from 'pino';
@@ -43,6 +43,8 @@ export interface ServeOptions {
   readonly env?: NodeJS.ProcessEnv;
   /** Watch the config folder for changes (default true). */
   readonly watch?: boolean;
+  /** Aborted (SIGTERM/SIGINT during start-up): start-up closes what it opened and rejects with StartupStopped. */
+  readonly stopSignal?: AbortSignal;
 }
 
 /** A start-up failure that is not the config file's: a port in use, say. One line names the culprit. */
@@ -52,6 +54,19 @@ export class StartupError extends Error {
     this.name = 'StartupError';
   }
 }
+
+/** Start-up ended by a stop signal: what it had opened is closed (requests accepted meanwhile drained). */
+export class StartupStopped extends Error {
+  constructor() {
+    super('stopped during start-up');
+    this.name = 'StartupStopped';
+  }
+}
+
+/** Between start-up steps: a stop signal received so far ends start-up there. */
+const checkStop = (signal: AbortSignal | undefined) => {
+  if (signal?.aborted) throw new StartupStopped();
+};
 
 /** Binds a listener, turning a bind failure into one line naming the keys and variables that chose the address. */
 async function bind(listen: () => Promise<string>, host: string, port: number, culprit: string): Promise<string> {
@@ -177,13 +192,19 @@ async function listenAll(
 }
 
 /** The start-up lines: the upstream, whether it is ready (one probe on a connection of its own), the listeners, the calendar. */
-async function announce(gateway: Gateway, configPath: string, url: string, adminUrl: string | undefined, logger: Logger): Promise<void> {
+async function announce(gateway: Gateway, options: ServeOptions, url: string, adminUrl: string | undefined, logger: Logger): Promise<void> {
   const first = gateway.runtime();
+  const configPath = options.configPath;
   if (first.config.upstream.url !== 'embedded') logger.info({ upstream: first.upstreamUrl }, `upstream: ${first.upstreamUrl}`);
   // Say at start when the backend is not there (or speaks another version), not only through /readyz's 503s.
   const probe = new Client(new URL(first.upstreamUrl).origin);
+  // A stop signal does not wait for a backend that is slow to answer the probe.
+  const cut = () => void probe.destroy();
+  options.stopSignal?.addEventListener('abort', cut, { once: true });
   const readiness = await checkReadiness({ ...readinessOptions(first), dispatcher: probe });
-  void probe.close();
+  options.stopSignal?.removeEventListener('abort', cut);
+  void probe.close().catch(() => {});
+  checkStop(options.stopSignal);
   if (!readiness.ready) logger.warn({ upstream: first.upstreamUrl }, `upstream not ready: ${readiness.reason}; /readyz answers 503 until it is`);
   logger.info({ config: configPath, head: first.contract.head }, `dl-version-gateway listening on ${url}`);
   if (adminUrl) logger.info(`admin listener (metrics, reload) on ${adminUrl}`);
@@ -258,6 +279,49 @@ class Reloader {
   }
 }
 
+/** What start-up has opened, closed in one order whether start-up fails, is stopped, or the gateway stops later. */
+class Opened {
+  gateway: Gateway | undefined;
+  admin: AdminServer | undefined;
+  notices: ReturnType<typeof startNotices>;
+  watcher: ConfigWatcher | undefined;
+
+  constructor(private readonly shared: Shared) {}
+
+  /** `drain`: requests accepted so far finish (within shutdown.drainMs); otherwise the listener is cut. */
+  async close(drain: boolean): Promise<void> {
+    this.watcher?.close();
+    const gateway = this.gateway;
+    if (gateway) await (drain ? gateway.shutdown(gateway.runtime().config.shutdown.drainMs) : gateway.close());
+    await this.admin?.close();
+    clearInterval(this.notices?.timer);
+    await this.notices?.notifier.close();
+    await this.shared.impact.close();
+    await this.shared.embedded.stop();
+  }
+}
+
+/** The start-up steps after the config: the embedded backend, the runtime, notices, the listeners, the start-up lines. */
+async function start(shared: Shared, initial: LoadedConfig, logger: Logger, opened: Opened): Promise<{ url: string; adminUrl: string | undefined; reloader: Reloader }> {
+  const { options } = shared;
+  const upstreamUrl = await shared.embedded.urlFor(initial, logger);
+  checkStop(options.stopSignal);
+  const gateway = (opened.gateway = createGateway(generation(shared, initial, upstreamUrl)));
+  const reloader = new Reloader(shared, gateway, initial, logger);
+  const notices = (opened.notices = startNotices(shared, initial.config, gateway, logger));
+  const { url, admin, adminUrl } = await listenAll(initial.config, gateway, {
+    metrics: shared.metrics,
+    reload: () => reloader.reload(),
+    token: () => reloader.loaded.adminToken,
+    impact: impactReport(gateway, shared.impact),
+    ...(notices && { notices: () => notices.notifier.deliveries() }),
+  });
+  opened.admin = admin;
+  checkStop(options.stopSignal);
+  await announce(gateway, options, url, adminUrl, logger);
+  return { url, adminUrl, reloader };
+}
+
 export async function serve(options: ServeOptions): Promise<Serving> {
   const { configPath } = options;
   const env = options.env ?? process.env;
@@ -266,33 +330,18 @@ export async function serve(options: ServeOptions): Promise<Serving> {
   const metrics = createMetrics({ maxClients: initial.config.metrics.maxClients });
   // Who calls what (the impact report): shared by every generation; in Redis when cache.redis is set at start.
   const shared: Shared = { options, env, metrics, impact: impactRecorderFor(initial.config, logger, metrics), embedded: new EmbeddedUpstream() };
-  const gateway = createGateway(generation(shared, initial, await shared.embedded.urlFor(initial, logger)));
-  const reloader = new Reloader(shared, gateway, initial, logger);
-  let notices: ReturnType<typeof startNotices>;
-  let listening: Awaited<ReturnType<typeof listenAll>>;
-  const stopRest = async () => {
-    clearInterval(notices?.timer);
-    await notices?.notifier.close();
-    await shared.impact.close();
-    await shared.embedded.stop();
-  };
+  const opened = new Opened(shared);
+  let started: Awaited<ReturnType<typeof start>>;
   try {
-    notices = startNotices(shared, initial.config, gateway, logger);
-    listening = await listenAll(initial.config, gateway, {
-      metrics,
-      reload: () => reloader.reload(),
-      token: () => reloader.loaded.adminToken,
-      impact: impactReport(gateway, shared.impact),
-      ...(notices && { notices: () => (notices as NonNullable<typeof notices>).notifier.deliveries() }),
-    });
+    started = await start(shared, initial, logger, opened);
   } catch (e) {
-    await gateway.close();
-    await stopRest();
+    // A stop signal drains what the public listener accepted meanwhile; a failure closes at once.
+    await opened.close(e instanceof StartupStopped);
     throw e;
   }
-  const { url, admin, adminUrl } = listening;
-  await announce(gateway, configPath, url, adminUrl, logger);
-  if (options.watch !== false) reloader.watcher = watchConfig(configPath, () => void reloader.reload());
+  const { url, adminUrl, reloader } = started;
+  const gateway = opened.gateway as Gateway;
+  if (options.watch !== false) reloader.watcher = opened.watcher = watchConfig(configPath, () => void reloader.reload());
 
   return {
     gateway,
@@ -300,12 +349,87 @@ export async function serve(options: ServeOptions): Promise<Serving> {
     adminUrl,
     metrics,
     reload: () => reloader.reload(),
-    checkNotices: () => notices?.notifier.check() ?? Promise.resolve(),
-    async stop() {
-      reloader.watcher?.close();
-      await gateway.shutdown(gateway.runtime().config.shutdown.drainMs);
-      await admin?.close();
-      await stopRest();
-    },
+    checkNotices: () => opened.notices?.notifier.check() ?? Promise.resolve(),
+    stop: () => opened.close(true),
   };
+}
+
+const STOP_SIGNALS = ['SIGTERM', 'SIGINT'] as const;
+
+/**
+ * The process's signals for `serve`, handled from before anything opens: SIGTERM/SIGINT during start-up end it once
+ * what was opened is closed; SIGHUP during start-up is remembered and reloads the config once the gateway has started
+ * (the file may have changed after start-up read it). After start-up, SIGHUP reloads and SIGTERM/SIGINT drain and exit.
+ */
+class ProcessSignals {
+  readonly stopping = new AbortController();
+  private serving: Serving | undefined;
+  private reloadWhenStarted = false;
+
+  constructor(private readonly logger: Logger) {
+    process.on('SIGHUP', this.hangUp);
+    for (const signal of STOP_SIGNALS) process.once(signal, () => this.stop(signal));
+  }
+
+  private readonly hangUp = () => {
+    if (!this.serving) {
+      this.reloadWhenStarted = true;
+      this.logger.info({ signal: 'SIGHUP' }, 'SIGHUP during start-up: the config is reloaded once the gateway has started');
+      return;
+    }
+    this.logger.info({ signal: 'SIGHUP' }, 'reloading the config');
+    this.serving.reload();
+  };
+
+  private stop(signal: string): void {
+    const serving = this.serving;
+    if (!serving) {
+      this.logger.info({ signal }, 'stop signal during start-up: closing what is open, then exiting');
+      this.stopping.abort();
+      return;
+    }
+    const drainMs = serving.gateway.runtime().config.shutdown.drainMs;
+    const inFlight = serving.gateway.runtime().inFlight();
+    // The drain starts (the listener closes) before the line says so: a reader of the line finds it true.
+    const stopped = serving.stop();
+    this.logger.info({ signal, drainMs, inFlight }, 'draining, then stopping');
+    stopped.then(
+      () => {
+        this.logger.info('stopped');
+        process.exit(0);
+      },
+      () => process.exit(1),
+    );
+  }
+
+  /** Start-up is over: signals now act on the running gateway; a SIGHUP received meanwhile reloads now. */
+  started(serving: Serving): void {
+    this.serving = serving;
+    if (this.reloadWhenStarted) this.hangUp();
+  }
+}
+
+/**
+ * `serve` as the process runs it: its signal handlers are in place before this returns its promise (before any port
+ * opens). Resolves 'serving' (the process keeps running), or 'stopped' when SIGTERM/SIGINT ended start-up and everything
+ * start-up opened is closed; rejects as `serve` does when the gateway cannot start.
+ */
+export async function serveProcess(options: Omit<ServeOptions, 'stopSignal'>): Promise<'serving' | 'stopped'> {
+  const signals = new ProcessSignals(options.logger);
+  let serving: Serving;
+  try {
+    serving = await serve({ ...options, stopSignal: signals.stopping.signal });
+  } catch (e) {
+    if (!(e instanceof StartupStopped)) throw e;
+    options.logger.info('stopped');
+    return 'stopped';
+  }
+  // A stop signal after start-up's last step, before serve returned: stop what has just started.
+  if (signals.stopping.signal.aborted) {
+    await serving.stop();
+    options.logger.info('stopped');
+    return 'stopped';
+  }
+  signals.started(serving);
+  return 'serving';
 }
