@@ -102,9 +102,20 @@ function applyEnv(raw: Record<string, unknown>, env: Env): { document: Record<st
 
 const LOOPBACK = /^(127\.\d{1,3}\.\d{1,3}\.\d{1,3}|::1|\[::1\]|localhost)$/i;
 
-/** The admin token: ADMIN_TOKEN, else the file named by ADMIN_TOKEN_FILE or admin.tokenFile. */
+/** What makes a token unusable as `Authorization: Bearer <token>` (blank, or whitespace inside); undefined if usable. */
+function tokenProblem(token: string): string | undefined {
+  if (token === '') return 'is blank (empty or only whitespace)';
+  if (/\s/.test(token)) return 'contains whitespace, which a Bearer credential cannot carry';
+  return undefined;
+}
+
+/** The admin token: ADMIN_TOKEN, else the file named by ADMIN_TOKEN_FILE or admin.tokenFile; a blank one is refused. */
 function adminTokenOf(config: GatewayConfig, env: Env): { token?: string; problem?: string } {
-  if (env.ADMIN_TOKEN) return { token: env.ADMIN_TOKEN };
+  if (env.ADMIN_TOKEN) {
+    const token = env.ADMIN_TOKEN.trim();
+    const problem = tokenProblem(token);
+    return problem ? { problem: `ADMIN_TOKEN (environment variable): the admin token ${problem}` } : { token };
+  }
   const file = env.ADMIN_TOKEN_FILE || config.admin.tokenFile;
   const culprit = env.ADMIN_TOKEN_FILE ? 'ADMIN_TOKEN_FILE (environment variable)' : 'admin.tokenFile';
   if (!file) return {};
@@ -114,7 +125,8 @@ function adminTokenOf(config: GatewayConfig, env: Env): { token?: string; proble
   } catch (e) {
     return { problem: `${culprit}: cannot read the token file: ${(e as Error).message}` };
   }
-  return token ? { token } : { problem: `${culprit}: the token file ${file} is empty` };
+  const problem = tokenProblem(token);
+  return problem ? { problem: `${culprit}: the token in ${file} ${problem}` } : { token };
 }
 
 /** The config's calendar must cover exactly the contract's versions: a version needs both a schema and dates. */

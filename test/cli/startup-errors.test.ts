@@ -38,6 +38,7 @@ function serveUntilExit(args: string[], env: Record<string, string>) {
 let held: Server;
 let heldPort: number;
 let configPath: string;
+let blankTokenFile: string;
 
 beforeAll(async () => {
   // A port some other process holds.
@@ -46,6 +47,8 @@ beforeAll(async () => {
   heldPort = (held.address() as { port: number }).port;
   configPath = join(tempDir('dlgw-startup-'), 'gateway.yaml');
   writeFileSync(configPath, yamlOf(configDoc({ upstreamUrl: 'http://127.0.0.1:9' })));
+  blankTokenFile = join(tempDir('dlgw-startup-'), 'blank-token');
+  writeFileSync(blankTokenFile, '  \n\t\n');
 });
 afterAll(() => new Promise<void>((resolve) => held.close(() => resolve())));
 
@@ -74,6 +77,21 @@ const CASES: { name: string; args?: string[]; env: () => Record<string, string>;
     name: 'PORT=http',
     env: () => ({ PORT: 'http' }),
     line: () => /^invalid config .*: PORT \(environment variable, overrides listen\.port\): not an integer: "http"$/,
+  },
+  {
+    name: 'a whitespace-only ADMIN_TOKEN',
+    env: () => ({ ADMIN_TOKEN: ' \t ' }),
+    line: () => /^invalid config .*gateway\.yaml: ADMIN_TOKEN \(environment variable\): the admin token is blank \(empty or only whitespace\)$/,
+  },
+  {
+    name: 'an admin token file of whitespace only',
+    env: () => ({ ADMIN_TOKEN_FILE: blankTokenFile }),
+    line: () => /^invalid config .*gateway\.yaml: ADMIN_TOKEN_FILE \(environment variable\): the token in .*blank-token is blank \(empty or only whitespace\)$/,
+  },
+  {
+    name: 'an ADMIN_TOKEN with a space inside',
+    env: () => ({ ADMIN_TOKEN: 'two words' }),
+    line: () => /^invalid config .*: ADMIN_TOKEN \(environment variable\): the admin token contains whitespace, which a Bearer credential cannot carry$/,
   },
   {
     name: 'an unreadable config',
