@@ -1,9 +1,9 @@
 // The admin listener (loopback by default): Prometheus metrics, an explicit reload and the impact report, off the
-// public port.
+// public port; on loopback it answers only its own Host names, and never a state change a browser sent cross-site.
 
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
-import express, { type Request, type Response } from 'express';
+import express, { type NextFunction, type Request, type Response } from 'express';
 import { listen } from '../net/listen.js';
 import type { ImpactFilters, ImpactReport } from '../core/impact/report.js';
 import { renderImpactPage } from './impact-page.js';
@@ -29,6 +29,65 @@ export interface AdminOptions {
   readonly impact?: (filters: ImpactFilters) => Promise<ImpactReport>;
   /** The latest notice deliveries and failures, newest first; absent: no webhook is configured. */
   readonly notices?: () => Promise<readonly unknown[]>;
+  /** Host names a loopback listener answers besides localhost, 127.0.0.1, [::1] and its own address (with its port). */
+  readonly hostNames?: readonly string[];
+}
+
+const LOOPBACK = /^(?:127\.\d{1,3}\.\d{1,3}\.\d{1,3}|::1|\[::1\]|localhost)$/i;
+
+/** The Host values a listener bound to `host`:`port` answers; undefined (any) beyond loopback, where no name is known. */
+function ownHosts(host: string, port: number, extra: readonly string[]): ReadonlySet<string> | undefined {
+  if (!LOOPBACK.test(host)) return undefined;
+  const bracketed = host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+  const names = ['localhost', '127.0.0.1', '[::1]', bracketed, ...extra].map((n) => n.toLowerCase());
+  // A Host without a port means port 80 (RFC 9110 §7.2).
+  return new Set(names.flatMap((n) => (port === 80 ? [n, `${n}:80`] : [`${n}:${port}`])));
+}
+
+/** The origin (host:port) a browser's Origin names, or undefined when it is `null` or not an http(s) URL. */
+function originHost(origin: string): string | undefined {
+  try {
+    const url = new URL(origin);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.host.toLowerCase() : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+// The content types a browser sends cross-site without asking first (the CORS-safelisted ones of the Fetch standard).
+const SIMPLE_TYPES = /^\s*(?:application\/x-www-form-urlencoded|multipart\/form-data|text\/plain)\s*(?:;|$)/i;
+
+/** Why a state-changing request looks sent by a browser from another site (undefined: it does not). */
+function crossSite(req: Request): string | undefined {
+  const origin = req.headers.origin;
+  const site = req.headers['sec-fetch-site'];
+  if (origin !== undefined && originHost(origin) !== (req.headers.host ?? '').toLowerCase()) return `Origin ${JSON.stringify(origin.slice(0, 100))} is not this listener`;
+  if (site !== undefined && site !== 'same-origin' && site !== 'none') return `Sec-Fetch-Site is ${JSON.stringify(site.slice(0, 20))}`;
+  // An older browser's form post carries neither header: refuse the content types a form can send.
+  if (origin === undefined && site === undefined && SIMPLE_TYPES.test(req.headers['content-type'] ?? '')) {
+    return `a body of type ${req.headers['content-type']?.split(';', 1)[0]?.trim()}, as a web form sends it`;
+  }
+  return undefined;
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** Refuses a Host that is not the listener's (DNS rebinding: 421) and a cross-site state change (403). */
+function browserGuard(own: () => ReadonlySet<string> | undefined) {
+  return function browserGuard(req: Request, res: Response, next: NextFunction): void {
+    const names = own();
+    if (names && !names.has((req.headers.host ?? '').toLowerCase())) {
+      res.setHeader('connection', 'close');
+      res.status(421).json({ error: `this admin listener answers only Host ${[...names].join(', ')}` });
+      return;
+    }
+    const why = SAFE_METHODS.has(req.method) ? undefined : crossSite(req);
+    if (why) {
+      res.status(403).json({ ok: false, problems: [`${req.method} ${req.path} refused: ${why} (a web page may not reload the gateway)`] });
+      return;
+    }
+    next();
+  };
 }
 
 const digest = (text: string) => createHash('sha256').update(text).digest();
@@ -59,6 +118,9 @@ export function createAdminServer(options: AdminOptions): AdminServer {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
+  // Known once the listener is bound (its port may be 0 until then).
+  let own: ReadonlySet<string> | undefined;
+  app.use(browserGuard(() => own));
   app.get('/metrics', async (_req, res) => {
     res.type(options.metrics.registry.contentType).send(await options.metrics.registry.metrics());
   });
@@ -73,7 +135,11 @@ export function createAdminServer(options: AdminOptions): AdminServer {
   const server = createServer(app);
   return {
     server,
-    listen: (port, host) => listen(server, port, host),
+    async listen(port, host) {
+      const url = await listen(server, port, host);
+      own = ownHosts(host, Number(new URL(url).port || 80), options.hostNames ?? []);
+      return url;
+    },
     close() {
       return new Promise((resolve) => {
         server.close(() => resolve());
