@@ -3,7 +3,8 @@
 // gateway walks there with the largest pages the backend serves, from the nearest token it knows (tokens are
 // cached per caller, query and offset in the cache store, so replicas sharing Redis share them), and a walk
 // spends at most `paging.maxWalkCalls` backend calls. Paging forward costs no walk: each answer's next token is
-// remembered for the next page.
+// remembered for the next page. A v1 page has `hasNextPage` exactly when a token leads past it, so a page ending the
+// listing, exactly full or not, says false, and a page past the end is `{hasNextPage: false, entries: []}`.
 
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
@@ -129,8 +130,8 @@ export const entriesPageToken: CustomChange = custom({
     getEntries: async (body, ctx) => {
       const state = ctx.state.get(STATE) as PageState | undefined;
       if (!state) return body;
-      // Past the last page, a numbered v1 listing is simply empty.
-      if (state.beyondEnd) return { ...body, entries: [], nextPageToken: undefined };
+      // Past the last page, a numbered v1 listing is simply empty, with no page after it.
+      if (state.beyondEnd) return { ...body, hasNextPage: false, entries: [], nextPageToken: undefined };
       let page = body;
       // A v1 page larger than the backend's largest: the rest comes from the pages that follow.
       if (Array.isArray(body.entries) && state.end - state.offset > LARGEST_PAGE_SIZE) {
@@ -143,9 +144,12 @@ export const entriesPageToken: CustomChange = custom({
         }
         page = { ...body, entries, nextPageToken: next };
       }
+      // A next page exists exactly when there is a token to reach it: the first backend page's hasNextPage does not
+      // speak for a filled page's end, and a page that ends the listing exactly must stop a client looping on it.
+      const next = typeof page.nextPageToken === 'string' && page.nextPageToken !== '' ? page.nextPageToken : undefined;
       // Stored before the answer leaves, so that whichever replica serves the next page knows its token.
-      if (typeof page.nextPageToken === 'string') await ctx.services.pageTokens.set(tokenKey(state.queryKey, state.end), page.nextPageToken);
-      return page;
+      if (next !== undefined) await ctx.services.pageTokens.set(tokenKey(state.queryKey, state.end), next);
+      return { ...page, hasNextPage: next !== undefined, nextPageToken: next };
     },
   },
 });

@@ -103,6 +103,7 @@ describe('v1 getEntries page walks', () => {
     const down = (await translateResponse(plan, first, ctx)) as { entries: { entryId: string }[]; nextPageToken?: string };
     expect(down.entries.map((e) => e.entryId)).toEqual(Array.from({ length: 500 }, (_, i) => `e${500 + i}`));
     expect(down.nextPageToken).toBe('p1000');
+    expect(down).toMatchObject({ hasNextPage: true });
     // The last page is short: filled as far as the listing goes.
     const last = listing('large', 1300);
     const upLast = await translateRequest(plan, { page: 2, pageSize: 500 }, last.ctx);
@@ -110,12 +111,24 @@ describe('v1 getEntries page walks', () => {
     const downLast = (await translateResponse(plan, await last.ctx.callBackend('getEntries', upLast), last.ctx)) as { entries: unknown[]; nextPageToken?: string };
     expect(downLast.entries).toHaveLength(300);
     expect(downLast.nextPageToken).toBeUndefined();
+    expect(downLast).toMatchObject({ hasNextPage: false });
+  });
+
+  it('say there is no next page on a filled page that ends the listing exactly, whatever the first backend page said', async () => {
+    const backend = listing('exactly-full', 1000);
+    const up = await translateRequest(plan, { page: 1, pageSize: 500 }, backend.ctx);
+    const first = { ...(await backend.ctx.callBackend('getEntries', up)), hasNextPage: true };
+    const down = (await translateResponse(plan, first, backend.ctx)) as { entries: unknown[]; hasNextPage: boolean; nextPageToken?: string };
+    expect(down.entries).toHaveLength(500);
+    expect(down.hasNextPage).toBe(false);
+    expect(down.nextPageToken).toBeUndefined();
   });
 
   it('answer an empty page past the end of the listing', async () => {
     const backend = listing('short', 250);
     const ctx = backend.ctx;
     await translateRequest(plan, { page: 3, pageSize: 100 }, ctx);
-    expect(await translateResponse(plan, { entries: [{ entryId: 'x', version: 1 }], nextPageToken: 'p400' }, ctx)).toMatchObject({ entries: [] });
+    const down = await translateResponse(plan, { hasNextPage: true, entries: [{ entryId: 'x', version: 1 }], nextPageToken: 'p400' }, ctx);
+    expect(JSON.parse(JSON.stringify(down))).toEqual({ hasNextPage: false, entries: [] });
   });
 });
