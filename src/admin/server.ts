@@ -29,20 +29,21 @@ export interface AdminOptions {
   readonly impact?: (filters: ImpactFilters) => Promise<ImpactReport>;
   /** The latest notice deliveries and failures, newest first; absent: no webhook is configured. */
   readonly notices?: () => Promise<readonly unknown[]>;
-  /** Host names a loopback listener answers besides localhost, 127.0.0.1, [::1] and its own address (with its port). */
+  /** Host names a loopback listener answers besides localhost, 127.0.0.1, [::1] and its own address (any port). */
   readonly hostNames?: readonly string[];
 }
 
 const LOOPBACK = /^(?:127\.\d{1,3}\.\d{1,3}\.\d{1,3}|::1|\[::1\]|localhost)$/i;
 
-/** The Host values a listener bound to `host`:`port` answers; undefined (any) beyond loopback, where no name is known. */
-function ownHosts(host: string, port: number, extra: readonly string[]): ReadonlySet<string> | undefined {
+/** The Host names (port aside) a listener bound to `host` answers; undefined (any) beyond loopback, where none is known. */
+function ownHosts(host: string, extra: readonly string[]): ReadonlySet<string> | undefined {
   if (!LOOPBACK.test(host)) return undefined;
   const bracketed = host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
-  const names = ['localhost', '127.0.0.1', '[::1]', bracketed, ...extra].map((n) => n.toLowerCase());
-  // A Host without a port means port 80 (RFC 9110 §7.2).
-  return new Set(names.flatMap((n) => (port === 80 ? [n, `${n}:80`] : [`${n}:${port}`])));
+  return new Set(['localhost', '127.0.0.1', '[::1]', bracketed, ...extra].map((n) => n.toLowerCase()));
 }
+
+/** The name of a Host value without its port; the port is not checked, so an SSH tunnel to another local port works. */
+const hostName = (host: string) => host.toLowerCase().replace(/:\d*$/, '');
 
 /** The origin (host:port) a browser's Origin names, or undefined when it is `null` or not an http(s) URL. */
 function originHost(origin: string): string | undefined {
@@ -76,9 +77,9 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 function browserGuard(own: () => ReadonlySet<string> | undefined) {
   return function browserGuard(req: Request, res: Response, next: NextFunction): void {
     const names = own();
-    if (names && !names.has((req.headers.host ?? '').toLowerCase())) {
+    if (names && !names.has(hostName(req.headers.host ?? ''))) {
       res.setHeader('connection', 'close');
-      res.status(421).json({ error: `this admin listener answers only Host ${[...names].join(', ')}` });
+      res.status(421).json({ error: `this admin listener answers only the Host names ${[...names].join(', ')}` });
       return;
     }
     const why = SAFE_METHODS.has(req.method) ? undefined : crossSite(req);
@@ -137,7 +138,7 @@ export function createAdminServer(options: AdminOptions): AdminServer {
     server,
     async listen(port, host) {
       const url = await listen(server, port, host);
-      own = ownHosts(host, Number(new URL(url).port || 80), options.hostNames ?? []);
+      own = ownHosts(host, options.hostNames ?? []);
       return url;
     },
     close() {
