@@ -38,6 +38,16 @@ export function readings(url: string): string[] {
       // a malformed escape: the raw reading stands
     }
   }
+  // A backend that decodes the target (once, or twice) and parses it again: the path ends at a decoded `#` or `?`.
+  let decoded = url;
+  for (let i = 0; i < 2; i++) {
+    try {
+      decoded = decodeURIComponent(decoded);
+    } catch {
+      break;
+    }
+    out.add(new URL(decoded.replace(/^[/\\]+/, '/'), 'http://backend').pathname);
+  }
   return [...out].map((p) => p.toLowerCase().replace(/\\/g, '/').replace(/\/+/g, '/'));
 }
 /** Whether a path is /rpc or one of `excluded`, or below one. */

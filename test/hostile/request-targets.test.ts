@@ -1,7 +1,8 @@
 // Request-targets generated from the RFC 3986 / RFC 9112 grammar (pchar, pct-encoded, query) and the printable
 // characters outside it, sent raw to a gateway with pass-through on: whatever reading a backend makes of a
 // forwarded target (the raw path, a WHATWG URL parser's, percent-decoded, lower-cased), it never lands on /rpc or
-// on an excluded prefix. A target with `#` gets 400 (a list of spellings missed it: WHATWG parsers cut there).
+// on an excluded prefix, nor once percent-decoded and parsed again (a decoded `#` or `?` ends the path there).
+// A target with `#` gets 400 (a list of spellings missed it: WHATWG parsers cut there).
 // Also: headers that route a backend instead of the target never go through, and two Host fields get 400.
 
 import fc from 'fast-check';
@@ -57,6 +58,37 @@ describe('request-targets from the grammar', () => {
     expect(res?.status).toBe(400);
     expect(res?.body).toMatchObject({ code: 'MALFORMED_REQUEST', details: { reason: 'fragment-in-target' } });
     expect(web.requests.slice(before)).toEqual([]);
+  });
+
+  it.each([
+    '/metrics%23x',
+    '/metrics%3f',
+    '/METRICS%3Fa=1',
+    '/metrics%2fx',
+    '/metrics%2523x',
+    '/metrics%253f',
+    '/metrics%252fx',
+    '/internal/admin%23',
+    '/internal%2fadmin%3f/x',
+    '/assets/%252e%252e/metrics',
+    '/rpc%23/x',
+    '/rpc%3f/getWorkbook',
+    '/rpc%2523/x',
+    '/rpc%253f/x',
+    '/rpc%252fgetWorkbook',
+    '/assets/%2e%2e%2frpc/x',
+    '/assets%23/../rpc/x',
+  ])('%s: a percent-encoded "#", "?", "/" or "." (encoded once or twice) never passes an exclusion or the /rpc block', async (url) => {
+    const before = web.requests.length;
+    const res = await get(url);
+    expect([400, 404]).toContain(res?.status);
+    expect(web.requests.slice(before)).toEqual([]);
+  });
+
+  it('still passes a percent-encoded path that leads nowhere kept away', async () => {
+    const before = web.requests.length;
+    await get('/assets/a%20b%3f.css');
+    expect(web.requests.slice(before).map((r) => r.url)).toEqual(['/assets/a%20b%3f.css']);
   });
 
   it('refuses POST /rpc#/getWorkbook with 400, forwarding nothing', async () => {

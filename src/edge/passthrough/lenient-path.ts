@@ -41,7 +41,8 @@ function splitThenDecode(path: string, times: number, cleanParams: boolean): str
 /**
  * The lower-case paths a backend may read `url` as, or undefined for a target no backend should get: not
  * origin-form, or scheme-relative (`//host/...`, which URL parsers read as another host). The readings combine
- * percent-escapes decoded (up to three times) before or after splitting into segments, `;` parameters,
+ * percent-escapes decoded (one to three times) before or after splitting into segments, the path cut at a
+ * decoded `#` or `?` (a backend that decodes, then parses the target again), `;` parameters,
  * control characters and trailing dots dropped or kept, backslashes as slashes, and dot segments resolved
  * with `//` collapsed or kept.
  */
@@ -55,23 +56,33 @@ export function lenientPaths(url: string): readonly string[] | undefined {
   // A path with nothing to decode, resolve or drop has one reading: itself.
   if (!/[%.;\x00-\x20\x7f]|\/\/|\/$/.test(path)) return [path.toLowerCase()];
   const readings = new Set<string>();
-  for (const times of [1, 3]) {
-    const decoded = decode(path, times).replace(/\\/g, '/');
-    if (decoded.startsWith('//')) return undefined;
-    // Servers that route before (or without) resolving dot segments read the path as it is.
-    readings.add(decoded.replace(/\/{2,}/g, '/').toLowerCase());
-    for (const segments of [
-      decoded.split('/').map(cleanSegment),
-      decoded.split('/'),
-      splitThenDecode(path, times, true),
-      splitThenDecode(path, times, false),
-    ]) {
+  for (const times of [1, 2, 3]) {
+    const whole = decode(path, times).replace(/\\/g, '/');
+    // A backend that decodes and parses the target again ends the path at a decoded `#` or `?`.
+    for (const decoded of [whole, cutAtQueryOrFragment(whole)]) {
+      if (decoded.startsWith('//')) return undefined;
+      // Servers that route before (or without) resolving dot segments read the path as it is.
+      readings.add(decoded.replace(/\/{2,}/g, '/').toLowerCase());
+      for (const segments of [decoded.split('/').map(cleanSegment), decoded.split('/')]) {
+        readings.add(resolve(segments, false).toLowerCase());
+        readings.add(resolve(segments, true).toLowerCase());
+      }
+    }
+    for (const segments of [splitThenDecode(path, times, true), splitThenDecode(path, times, false)]) {
       readings.add(resolve(segments, false).toLowerCase());
       readings.add(resolve(segments, true).toLowerCase());
     }
   }
+  // Every reading also as cut at a decoded `#` or `?` (one that appeared inside a segment, `%2f` kept in it).
+  for (const reading of [...readings]) readings.add(cutAtQueryOrFragment(reading) || '/');
   return [...readings];
 }
+
+/** `path` up to its first `#` or `?`. */
+const cutAtQueryOrFragment = (path: string): string => {
+  const end = path.search(/[#?]/);
+  return end === -1 ? path : path.slice(0, end);
+};
 
 /** `path` is `prefix` or below it (both lower case, `prefix` without a trailing slash). */
 export const isUnder = (path: string, prefix: string): boolean => path === prefix || path.startsWith(`${prefix}/`);
