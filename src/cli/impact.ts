@@ -1,5 +1,6 @@
 // `impact`: the per-client impact report of a running gateway (its admin listener's GET /impact), as a table.
 
+import { changesMet, plural, relativeDays, touchedParts, type ChangeMet } from '../core/impact/reading.js';
 import type { ImpactFilters, ImpactReport } from '../core/impact/report.js';
 import type { Output } from './contract-commands.js';
 
@@ -9,11 +10,17 @@ function table(rows: readonly string[][]): string[] {
   return rows.map((r) => r.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd());
 }
 
+/** One change, once, as a detail line: its version, its description, then each method it touches with its calls. */
+function changeLine(change: ChangeMet): string {
+  const methods = change.methods.map((m) => `${m.method} (${[...touchedParts(m, change.kind), plural(m.calls, 'call')].join(', ')})`);
+  return `    v${change.version}: ${change.description} Touches ${methods.join('; ')}.`;
+}
+
 /** The report as lines: the store, then one row per client and version, each followed by the changes that affect it. */
 export function impactLines(report: ImpactReport): string[] {
   const lines = [`impact report at ${report.generatedAt} (${report.store.note})`];
   if (report.dropped.clients || report.dropped.paths) {
-    lines.push(`dropped to stay bounded: ${report.dropped.clients} clients, ${report.dropped.paths} field entries`);
+    lines.push(`dropped to stay bounded: ${plural(report.dropped.clients, 'client')}, ${plural(report.dropped.paths, 'field entry', 'field entries')}`);
   }
   if (report.clients.length === 0) return [...lines, 'no calls recorded'];
   const rows = [['CLIENT', 'VERSION', 'STATUS', 'SUNSET', 'CALLS', 'LAST SEEN', 'METHODS']];
@@ -24,14 +31,14 @@ export function impactLines(report: ImpactReport): string[] {
         c.client,
         String(v.version),
         v.status,
-        v.sunsetAt ? `${v.sunsetAt.slice(0, 10)} (${v.daysToSunset} d)` : '-',
+        v.sunsetAt ? `${v.sunsetAt.slice(0, 10)}${v.daysToSunset !== null ? ` (${relativeDays(v.daysToSunset)})` : ''}` : '-',
         String(v.calls),
         c.lastSeen.slice(0, 19).replace('T', ' '),
         v.methods.map((m) => m.method).join(','),
       ]);
       details.push([
-        ...v.deprecated.map((d) => `    deprecated from ${d.since.slice(0, 10)}: ${d.method}${d.path ? ` ${d.path}` : ''}, use ${d.replacement} (${d.calls} calls)`),
-        ...v.affected.map((a) => `    v${a.version} ${a.method}${a.path ? ` ${a.path}` : a.scope === 'response' ? ' (answer)' : ' (method)'}: ${a.description} (${a.calls} calls)`),
+        ...v.deprecated.map((d) => `    deprecated since ${d.since.slice(0, 10)}: ${d.method}${d.path ? ` ${d.path}` : ''}, use ${d.replacement} (${plural(d.calls, 'call')})`),
+        ...changesMet(v.affected).map(changeLine),
       ]);
     }
   }

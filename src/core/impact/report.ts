@@ -6,6 +6,7 @@ import type { LoadedContract } from '../contract-model/load.js';
 import { type Calendar, type CalendarRow, calendarRow, findEntry, statusAt, type VersionStatus } from '../lifecycle/calendar.js';
 import { impactsAfter, type Impact } from './changes.js';
 import { deprecationsFor } from './deprecations.js';
+import { calendarDaysBetween } from './reading.js';
 import type { UsageSnapshot } from './usage.js';
 
 export interface ImpactFilters {
@@ -55,7 +56,7 @@ export interface VersionUse {
   readonly version: number;
   readonly status: VersionStatus | 'unknown';
   readonly sunsetAt: string | null;
-  /** Whole days from the report's time to the sunset (negative once past), or null without one. */
+  /** Calendar days (UTC) from the report's day to the sunset's: 0 on the day, negative once past; null without one. */
   readonly daysToSunset: number | null;
   readonly calls: number;
   readonly methods: readonly MethodUse[];
@@ -82,7 +83,6 @@ export interface ImpactReport {
   readonly clients: readonly ClientImpact[];
 }
 
-const DAY_MS = 86_400_000;
 const iso = (ms: number) => new Date(ms).toISOString();
 
 /** The report at `now` over a snapshot of the record, narrowed by the filters (client, version, method). */
@@ -153,7 +153,7 @@ function versionUse(loaded: LoadedContract, calendar: Calendar, now: Date, versi
     version,
     status: entry ? statusAt(entry, now) : 'unknown',
     sunsetAt: entry?.sunsetAt?.toISOString() ?? null,
-    daysToSunset: entry?.sunsetAt ? Math.floor((entry.sunsetAt.getTime() - now.getTime()) / DAY_MS) : null,
+    daysToSunset: entry?.sunsetAt ? calendarDaysBetween(now, entry.sunsetAt) : null,
     calls: uses.reduce((n, u) => n + u.calls, 0),
     methods: uses
       .map((u) => ({ method: u.method, calls: u.calls, firstSeen: iso(u.firstSeen), lastSeen: iso(u.lastSeen), paths: u.paths }))
