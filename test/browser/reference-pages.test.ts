@@ -1,6 +1,7 @@
 // The API reference pages in a real browser (Debian's chromium, driven by playwright-core): each version's page
 // shows getEntries with that version's arguments, "Try it out" calls the running gateway and gets a 200, a
-// deprecated version's page says when it is switched off, and nothing is loaded from anywhere but the gateway.
+// deprecated version's page says when it is switched off, a sunset version's page shows every operation retired,
+// and nothing is loaded from anywhere but the gateway.
 // Screenshots of each page (its top, and getEntries after Try it out) are kept in test-artifacts/ (git-ignored).
 
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -10,7 +11,7 @@ import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/serve-process.js';
 import { HEAD, releaseOf } from '../helpers/calendar.js';
-import { CALENDAR, DURING_DEPRECATION, type Stack, V1_SUNSET, startStack } from '../helpers/stack.js';
+import { AFTER_V1_SUNSET, CALENDAR, DURING_DEPRECATION, type Stack, V1_SUNSET, startStack } from '../helpers/stack.js';
 
 /** A date as the pages print it. */
 const day = (d: Date) => d.toISOString().slice(0, 10);
@@ -54,7 +55,7 @@ describe.skipIf(!available)('the API reference pages in a browser', { timeout: 6
     await stack?.close();
   });
 
-  async function open(path: string): Promise<Page> {
+  async function open(path: string, shot = `reference${path.replace(/\//g, '-').replace(/-$/, '')}`): Promise<Page> {
     const page = await browser.newPage();
     page.on('request', (r) => requested.push(r.url()));
     page.on('pageerror', (e) => problems.push(`${path}: ${e.message}`));
@@ -65,7 +66,7 @@ describe.skipIf(!available)('the API reference pages in a browser', { timeout: 6
     expect(res?.status()).toBe(200);
     await page.locator('#operations-Entries-getEntries').waitFor();
     // The top of the page as a reader first sees it: the lifecycle notice, the title, the first method families.
-    await page.screenshot({ path: join(ARTIFACTS, `reference${path.replace(/\//g, '-').replace(/-$/, '')}.png`) });
+    await page.screenshot({ path: join(ARTIFACTS, `${shot}.png`) });
     return page;
   }
 
@@ -123,6 +124,52 @@ describe.skipIf(!available)('the API reference pages in a browser', { timeout: 6
     expect(style.badge).toEqual(['rgb(92, 92, 92)', 'rgb(255, 255, 255)']);
     expect(style.strike).toBe('none');
     await page.close();
+  });
+
+  /** Each operation of the page as drawn: its block's background, its badge's colours, the mark after its path. */
+  const operationLooks = (page: Page) =>
+    // Runs in the page: typed loosely, as the project's TypeScript has no DOM library.
+    page.evaluate(() => {
+      const doc = (globalThis as any).document;
+      const css = (node: any, pseudo?: string) => doc.defaultView.getComputedStyle(node, pseudo);
+      return [...doc.querySelectorAll('.opblock')].map((el: any) => {
+        const badge = el.querySelector('.opblock-summary-method');
+        const path = el.querySelector('.opblock-summary-path, .opblock-summary-path__deprecated');
+        return {
+          id: el.id as string,
+          background: css(el).backgroundColor as string,
+          badge: [css(badge).backgroundColor as string, css(badge).color as string],
+          mark: css(path, '::after').content as string,
+        };
+      });
+    });
+
+  it('a version past its sunset shows every operation retired (grey block, grey badge, "retired: answers 410") under its 410 banner', async () => {
+    stack.setNow(AFTER_V1_SUNSET);
+    try {
+      const page = await open('/1/', 'reference-1-sunset');
+      const banner = page.locator('.dlgw-banner');
+      await expect(banner.getAttribute('data-status')).resolves.toBe('sunset');
+      await expect(banner.textContent()).resolves.toMatch(new RegExp(`switched off on ${day(V1_SUNSET)} \\(sunset\\): calls at this version answer 410\\. Every operation below is retired`));
+      const looks = await operationLooks(page);
+      expect(looks.length).toBeGreaterThan(10);
+      const retired = { background: 'rgb(242, 242, 242)', badge: ['rgb(138, 138, 138)', 'rgb(255, 255, 255)'], mark: '"retired: answers 410"' };
+      expect(looks.filter((l) => l.background !== retired.background || l.badge.join() !== retired.badge.join() || l.mark !== retired.mark)).toEqual([]);
+      await page.close();
+    } finally {
+      stack.setNow(DURING_DEPRECATION);
+    }
+  });
+
+  it('a version still served marks no operation retired, and keeps Swagger UI\'s green for POST', async () => {
+    for (const path of ['/1/', `/${HEAD}/`]) {
+      const page = await open(path);
+      const looks = await operationLooks(page);
+      expect(looks.length).toBeGreaterThan(10);
+      expect(looks.filter((l) => l.mark !== 'none')).toEqual([]);
+      if (path !== '/1/') expect(looks.every((l) => l.badge[0] === 'rgb(73, 204, 144)')).toBe(true);
+      await page.close();
+    }
   });
 
   it('the head: has no lifecycle notice, shows getEntries with `pageToken`, and Try it out answers 200', async () => {

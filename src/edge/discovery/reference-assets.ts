@@ -49,6 +49,17 @@ const STYLE = `body { margin: 0; font-family: sans-serif; }
 .swagger-ui .opblock.opblock-deprecated { opacity: 1; border-color: #8a8a8a; }
 .swagger-ui .opblock.opblock-deprecated .opblock-summary-method { background: #5c5c5c; color: #fff; }
 .swagger-ui .opblock .opblock-summary-path__deprecated { text-decoration: none; color: #3b4151; }
+/* Past its sunset a version answers 410 to every call: every operation greyed, its badge grey, and marked "retired". */
+.dlgw-retired .swagger-ui .opblock { background: #f2f2f2; border-color: #b4b4b4; box-shadow: none; }
+.dlgw-retired .swagger-ui .opblock .opblock-summary { border-color: #b4b4b4; }
+.dlgw-retired .swagger-ui .opblock .opblock-summary-method { background: #8a8a8a; color: #fff; }
+.dlgw-retired .swagger-ui .opblock .opblock-summary-path,
+.dlgw-retired .swagger-ui .opblock .opblock-summary-path__deprecated,
+.dlgw-retired .swagger-ui .opblock .opblock-summary-description { color: #6b6b6b; }
+.dlgw-retired .swagger-ui .opblock .opblock-summary-path::after {
+  content: "retired: answers 410"; margin-left: 10px; padding: 1px 6px; border: 1px solid #c50f1f; border-radius: 3px;
+  color: #a00d1a; font: 600 11px/1.4 sans-serif; text-transform: uppercase; letter-spacing: .03em; white-space: nowrap;
+}
 `;
 
 let cache: ReadonlyMap<string, Asset> | undefined;

@@ -45,11 +45,14 @@ export function lifecycleNotice(version: number, lifecycle: PageLifecycle): stri
         guide
       );
     case 'sunset':
-      return `API version ${version} was switched off on ${day(lifecycle.sunsetAt ?? lifecycle.releasedAt)} (sunset): calls at this version answer 410.${guide}`;
+      return (
+        `API version ${version} was switched off on ${day(lifecycle.sunsetAt ?? lifecycle.releasedAt)} (sunset): calls at this version answer 410.` +
+        ` Every operation below is retired and shown for reference only.${guide}`
+      );
   }
 }
 
-/** The page's HTML; every link is relative, so it works under any route prefix. */
+/** The page's HTML; every link is relative, so it works under any route prefix; past the sunset, <body> is "dlgw-retired". */
 export function renderReferencePage(options: PageOptions): string {
   const { version, latest, lifecycle } = options;
   // /<v>/ and /latest/ are both one level below the prefix; a version's document is <v>/json/, latest's json/.
@@ -74,7 +77,7 @@ export function renderReferencePage(options: PageOptions): string {
 <link rel="stylesheet" href="${up}_reference/swagger-ui.css">
 <link rel="stylesheet" href="${up}_reference/page.css">
 </head>
-<body>
+<body${lifecycle.status === 'sunset' ? ' class="dlgw-retired"' : ''}>
 ${notice ? `<p class="dlgw-banner ${lifecycle.status}" role="alert" data-status="${lifecycle.status}">${notice}</p>\n` : ''}<nav class="dlgw-nav">${nav}</nav>
 <div id="swagger-ui" data-spec="${escapeHtml(spec)}"></div>
 <script src="${up}_reference/swagger-ui-bundle.js"></script>
