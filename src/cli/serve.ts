@@ -259,8 +259,9 @@ class Reloader {
 
   private warnRestartOnly(next: GatewayConfig): void {
     const previous = this.initial.config;
-    if (next.listen.port !== previous.listen.port || next.listen.host !== previous.listen.host) {
-      this.logger.warn('config reloaded, but listen.host/listen.port changes take effect only after a restart');
+    const [l, m] = [next.listen, previous.listen];
+    if (l.port !== m.port || l.host !== m.host || l.trustedProxies.join() !== m.trustedProxies.join()) {
+      this.logger.warn('config reloaded, but listen.host/listen.port/listen.trustedProxies changes take effect only after a restart');
     }
     const [a, b] = [next.admin, previous.admin];
     if (a.enabled !== b.enabled || a.host !== b.host || a.port !== b.port) {
