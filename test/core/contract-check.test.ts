@@ -262,9 +262,20 @@ describe('checkContract', () => {
 
   it('flags a removed method without a replacement, with its message, and passes one with a replacement', () => {
     const gone = two({ a: takes({}), b: takes({}) }, { a: takes({}) }, [methodRemoved('b', 'b is gone')]);
-    expect(check(gone)).toEqual([{ version: 2, rule: 'missing-migration', message: 'methodRemoved b needs replacedBy: old clients still call it' }]);
+    expect(check(gone)).toEqual([{ version: 2, rule: 'missing-migration', message: 'methodRemoved b needs replacedBy (or kept-by-backend): old clients still call it' }]);
     const replaced = two({ a: takes({}), b: takes({}) }, { a: takes({}) }, [methodRemoved('b', 'b is gone', { method: 'a' })]);
     expect(check(replaced)).toEqual([]);
+    const kept = two({ a: takes({}), b: takes({}) }, { a: takes({}) }, [methodRemoved('b', 'b is gone', 'kept-by-backend')]);
+    expect(check(kept)).toEqual([]);
+  });
+
+  it('refuses a method kept by the backend that answers versioned objects, or that is also replaced', () => {
+    const guarded = two({ a: takes({}), b: lists({}) }, { a: takes({}) }, [methodRemoved('b', 'b is gone', 'kept-by-backend')]);
+    expect(check(guarded)).toEqual([
+      { version: 0, rule: 'structure', message: 'version 2: b answers versioned objects, which a method kept by the backend would pass unguarded' },
+    ]);
+    const both = two({ a: takes({}), b: takes({}) }, { a: takes({}) }, [{ ...methodRemoved('b', 'b is gone', { method: 'a' }), keptByBackend: true }]);
+    expect(check(both)).toEqual([{ version: 0, rule: 'structure', message: 'version 2: b is both replaced and kept by the backend' }]);
   });
 
   it('flags an incompatible custom change without migrations, and accepts any one migration', () => {

@@ -55,6 +55,7 @@ describe('the change builders', () => {
     expect(methodRemoved('m', 'd')).toEqual({ kind: 'methodRemoved', method: 'm', description: 'd' });
     expect('replacedBy' in methodRemoved('m', 'd')).toBe(false);
     expect(methodRemoved('m', 'd', { method: 'n' })).toEqual({ kind: 'methodRemoved', method: 'm', description: 'd', replacedBy: { method: 'n' } });
+    expect(methodRemoved('m', 'd', 'kept-by-backend')).toEqual({ kind: 'methodRemoved', method: 'm', description: 'd', keptByBackend: true });
     expect(custom({ description: 'd', compatible: true, covers: [] })).toEqual({ kind: 'custom', description: 'd', compatible: true, covers: [] });
   });
 });

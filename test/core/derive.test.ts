@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { fieldAdded, fieldRenamed, methodAdded, object, request } from '../../src/core/contract-model/builders.js';
 import { loadContract } from '../../src/core/contract-model/load.js';
-import type { Contract, MethodSpec } from '../../src/core/contract-model/types.js';
+import type { Contract, MethodSpec, VersionSpec } from '../../src/core/contract-model/types.js';
 import { renderChangelog } from '../../src/core/derive/changelog.js';
 import { UNKNOWN_FIELDS_RULE, openApiFor } from '../../src/core/derive/openapi.js';
 import { ERROR_CATALOGUE } from '../../src/core/errors.js';
@@ -55,6 +55,17 @@ describe('openApiFor', () => {
     });
     expect(make).not.toHaveProperty('deprecated');
     expect(doc.paths['/rpc/ping']?.post.summary).toBe('ping');
+  });
+
+  it("carries the real spec's marks: an experimental method's summary prefix, x-mcp-disabled on the operation", () => {
+    const [v1, v2, v3] = contract().versions as [VersionSpec, VersionSpec, VersionSpec];
+    const marks = { make: { ...makeV2, experimental: true, mcpDisabled: true }, zap: { ...ping, experimental: true } };
+    const doc = openApiFor(loadContract({ versions: [v1, v2, { ...v3, methods: { ...v3.methods, ...marks } }] }), 3) as Doc;
+    expect(doc.paths['/rpc/make']?.post).toMatchObject({ summary: '🚧 [Experimental] Creates a widget.', 'x-mcp-disabled': true });
+    expect(doc.paths['/rpc/zap']?.post.summary).toBe('🚧 [Experimental] zap');
+    expect(doc.paths['/rpc/zap']?.post).not.toHaveProperty('x-mcp-disabled');
+    expect(doc.paths['/rpc/ping']?.post).toMatchObject({ summary: 'ping' });
+    expect(doc.paths['/rpc/ping']?.post).not.toHaveProperty('x-mcp-disabled');
   });
 
   it('gives each operation its request and response schemas at that version, and the problem answer', () => {

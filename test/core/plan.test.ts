@@ -263,7 +263,7 @@ describe('object changes', () => {
 
 describe('removed methods', () => {
   const versions = (): VersionSpec[] => [
-    version(1, { old: spec(), keep: spec(), other: spec(), dead: spec(), gone: spec() }),
+    version(1, { old: spec(), keep: spec(), other: spec(), dead: spec(), gone: spec(), kept: spec() }),
     version(
       2,
       { fresh: spec([{ type: 'widget', path: '' }]), keep: spec() },
@@ -275,6 +275,7 @@ describe('removed methods', () => {
         methodRemoved('other', 'other is keep', { method: 'keep' }),
         methodRemoved('dead', 'dead is gone'),
         methodRemoved('gone', 'gone is keep without migrations', { method: 'keep' }),
+        methodRemoved('kept', 'kept is gone here, still served to version 1', 'kept-by-backend'),
         fieldRenamed(object('widget'), 'name', 'title', 'widgets: name is title'),
       ],
     ),
@@ -312,6 +313,14 @@ describe('removed methods', () => {
     expect(plan.unservable).toBe('dead was removed without a replacement');
     expect(plan.upstreamMethod).toBe('dead');
     expect(plan.guarded).toEqual([]);
+  });
+
+  it('forwards a method the backend keeps under its own name, unchanged and servable', async () => {
+    const plan = planOf(versions(), 1, 'kept');
+    expect(plan).toMatchObject({ upstreamMethod: 'kept', up: [], down: [], guarded: [], passThrough: false, checksResponse: false });
+    expect(plan).not.toHaveProperty('unservable');
+    expect(await translateRequest(plan, { a: 1 }, ctx)).toEqual({ a: 1 });
+    expect(buildPlan(loadContract({ versions: versions() }), 2, 'kept')).toBeUndefined();
   });
 
   it('builds no plan for a method absent at the version', () => {

@@ -63,11 +63,17 @@ export const fieldToArray = (target: Target, path: string, description: string):
 
 export const methodAdded = (method: string, description: string): MethodAdded => ({ kind: 'methodAdded', method, description });
 
+/** `'kept-by-backend'`: no replacement; the backend keeps serving the method to the older versions' clients. */
 export const methodRemoved = (
   method: string,
   description: string,
-  replacedBy?: { method: string; request?: BodyMigration; response?: BodyMigration },
-): MethodRemoved => ({ kind: 'methodRemoved', method, description, ...(replacedBy && { replacedBy }) });
+  replacedBy?: { method: string; request?: BodyMigration; response?: BodyMigration } | 'kept-by-backend',
+): MethodRemoved => ({
+  kind: 'methodRemoved',
+  method,
+  description,
+  ...(replacedBy === 'kept-by-backend' ? { keptByBackend: true } : replacedBy && { replacedBy }),
+});
 
 export const custom = (change: Omit<CustomChange, 'kind'>): CustomChange => ({ kind: 'custom', ...change });
 

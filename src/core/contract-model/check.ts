@@ -44,7 +44,9 @@ function missingMigration(change: Change): string | undefined {
         ? `fieldRemoved ${change.path} on ${describeTarget(change.target)} needs a downDefault: old clients still read the field`
         : undefined;
     case 'methodRemoved':
-      return change.replacedBy ? undefined : `methodRemoved ${change.method} needs replacedBy: old clients still call it`;
+      return change.replacedBy || change.keptByBackend
+        ? undefined
+        : `methodRemoved ${change.method} needs replacedBy (or kept-by-backend): old clients still call it`;
     case 'custom':
       return !change.compatible && !change.request && !change.response && !change.object
         ? `the custom change "${change.description}" is incompatible but carries no migration`

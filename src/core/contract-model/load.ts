@@ -97,6 +97,11 @@ export function structuralProblems(contract: Contract): string[] {
         if (change.replacedBy && !here(change.replacedBy.method)) {
           problems.push(`version ${v.version}: ${change.method} is replaced by ${change.replacedBy.method}, which does not exist in ${v.version}`);
         }
+        if (change.keptByBackend && change.replacedBy) problems.push(`version ${v.version}: ${change.method} is both replaced and kept by the backend`);
+        // Kept methods pass unguarded (no head spec locates their objects): one that answers versioned objects cannot be.
+        if (change.keptByBackend && before(change.method) && prev?.methods[change.method]?.objects?.length) {
+          problems.push(`version ${v.version}: ${change.method} answers versioned objects, which a method kept by the backend would pass unguarded`);
+        }
       }
     }
   });

@@ -87,6 +87,8 @@ export interface MethodRemoved extends ChangeBase {
   readonly method: string;
   /** How an old client's call is served once the method is gone: another method plus body migrations. */
   readonly replacedBy?: { readonly method: string; readonly request?: BodyMigration; readonly response?: BodyMigration };
+  /** Instead of replacedBy: the backend still serves it, by name, to the versions that have it; their calls go up unchanged. */
+  readonly keptByBackend?: true;
 }
 /** The escape hatch: arbitrary (async) migrations; `covers` says which schema differences it accounts for. */
 export interface CustomChange extends ChangeBase {
@@ -143,6 +145,10 @@ export interface MethodSpec {
   readonly emptyBody?: boolean;
   /** Optional request headers the real method declares (passed to the backend as sent), for the OpenAPI document. */
   readonly headers?: readonly { readonly name: string; readonly description: string; readonly values: readonly string[] }[];
+  /** The real spec calls the method experimental: its document's summary says so. */
+  readonly experimental?: boolean;
+  /** The real spec marks the operation `x-mcp-disabled`: MCP servers (@datalens-tech/mcp) offer no command for it. */
+  readonly mcpDisabled?: boolean;
 }
 
 export interface VersionSpec {

@@ -158,6 +158,9 @@ export const UNKNOWN_FIELDS_RULE =
 
 const SECURITY = [{ bearerAuth: [], orgId: [] }];
 
+/** An experimental method's summary prefix, as the real spec writes it (datalens-tech/datalens-sdk spec/yacloud.json @ 021501bb). */
+export const EXPERIMENTAL_PREFIX = '🚧 [Experimental] ';
+
 export function openApiFor(
   contract: LoadedContract,
   version: number,
@@ -204,10 +207,11 @@ function operationOf(
   return {
     operationId: name,
     // Clients such as @datalens-tech/mcp show "summary — description": one sentence, once.
-    summary: method.description ?? name,
+    summary: `${method.experimental ? EXPERIMENTAL_PREFIX : ''}${method.description ?? name}`,
     tags: [family.name],
     ...((lifecycle.deprecated || methodDeprecation) && { deprecated: true }),
     ...(methodDeprecation && { description: deprecationNote(methodDeprecation) }),
+    ...(method.mcpDisabled && { 'x-mcp-disabled': true }),
     security: SECURITY,
     parameters: [
       { $ref: '#/components/parameters/ApiVersion' },

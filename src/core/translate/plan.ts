@@ -185,6 +185,7 @@ function stepsFor(change: Change, method: string, specBefore: MethodSpec | undef
       return {};
     case 'methodRemoved':
       if (change.method !== method) return {};
+      if (change.keptByBackend) return {};
       if (!change.replacedBy) return { unservable: `${method} was removed without a replacement` };
       return {
         ...(change.replacedBy.request && { up: change.replacedBy.request }),
