@@ -8,12 +8,12 @@ import { routeOf } from '../../src/edge/server/routes.js';
 
 describe('routeOf', () => {
   it('finds the own routes at the root without a prefix, and only under it with one', () => {
-    for (const url of ['/versions', '/json', '/json/', '/1/json/', '/2/json', '/changelog', '/1/', '/1', '/latest/', '/_reference/start.js', '/versions?x=1']) {
+    for (const url of ['/versions', '/json', '/json/', '/1/json/', '/2/json', '/changelog', '/1/', '/1', '/latest/', '/latest/json', '/latest/json/', '/_reference/start.js', '/versions?x=1']) {
       expect(routeOf(url, ''), url).toEqual({ kind: 'own', path: url });
       expect(routeOf(url, '/_gw'), url).toEqual({ kind: 'other' });
       expect(routeOf(`/_gw${url}`, '/_gw'), url).toEqual({ kind: 'own', path: url });
     }
-    for (const url of ['/', '/index.html', '/assets/app.js', '/0/', '/01/json', '/versions/x', '/_gwx/versions', '/_reference/', '/_reference/a/b', '/1234567890/', '/+1/json', '/latest/json', '/changelog/json']) {
+    for (const url of ['/', '/index.html', '/assets/app.js', '/0/', '/01/json', '/versions/x', '/_gwx/versions', '/_reference/', '/_reference/a/b', '/1234567890/', '/+1/json', '/latest/jsonx', '/latest/x', '/changelog/json']) {
       expect(routeOf(url, ''), url).toEqual({ kind: 'other' });
     }
     expect(routeOf('/_gwversions', '/_gw')).toEqual({ kind: 'other' });

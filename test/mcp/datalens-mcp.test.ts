@@ -15,6 +15,7 @@
 // At each DATALENS_API_VERSION, every listed command is invoked with the replay suite's real-shaped body and checked
 // as the replay suite checks it (test/replay/expect-replay.ts).
 
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { IncomingHttpHeaders } from 'node:http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -164,8 +165,17 @@ async function openApiDocument(path: string): Promise<any> {
   return res.json();
 }
 
-/** The commands the MCP server makes from /json/: the latest version's methods. */
-const LATEST_METHODS = Object.keys(CONTRACT.byVersion.get(CONTRACT.head)!.methods).sort();
+/** The commands the MCP server makes from /json/: the latest version's methods, but those marked x-mcp-disabled. */
+const LATEST_METHODS = Object.entries(CONTRACT.byVersion.get(CONTRACT.head)!.methods)
+  .filter(([, spec]) => !spec.mcpDisabled)
+  .map(([name]) => name)
+  .sort();
+/** A document's operations the MCP server makes commands of: every POST without `x-mcp-disabled: true`. */
+const commandsOf = (doc: any): string[] =>
+  Object.entries<any>(doc.paths)
+    .filter(([, item]) => item.post && item.post['x-mcp-disabled'] !== true)
+    .map(([path]) => path.replace(/^\/rpc\//, ''))
+    .sort();
 
 /** A call as the MCP server makes it, read back as status and body (a tool error carries both in its text). */
 async function invokeAsAnswer(mcp: Mcp, command: string, body: unknown): Promise<Answer> {
@@ -216,7 +226,7 @@ describe.each<VersionCase>([
     expect(names).toEqual(expect.arrayContaining(['createReport', 'getReport', 'updateReport', 'deleteReport', 'getEntries']));
     const latest = await openApiDocument('/json/');
     expect(latest.info.version).toBe(String(HEAD));
-    expect(names.sort()).toEqual(Object.keys(latest.paths).map((p) => p.replace(/^\/rpc\//, '')).sort());
+    expect(names.sort()).toEqual(commandsOf(latest));
     // The summaries are the latest document's, whatever version the server was configured for.
     expect(commands.find((c) => c.command_name === 'createReport')?.summary).toBe('Creates a report in a workbook.');
   });
@@ -232,7 +242,7 @@ describe.each<VersionCase>([
     expect(JSON.stringify(described.inputSchema)).not.toMatch(/#\/components\//);
   });
 
-  it('lists one command per method of the latest version', async () => {
+  it('lists one command per method of the latest version, but those marked x-mcp-disabled', async () => {
     expect((await listCommands(mcp)).map((c) => c.command_name).sort()).toEqual(LATEST_METHODS);
   });
 
@@ -378,6 +388,41 @@ describe('the DataLens MCP server at DATALENS_API_VERSION=1 with DATALENS_SCHEMA
     const result = await invoke(mcp, 'createReport', v2Report());
     const details = expectProblem(result, 'createReport', 400, 'VALIDATION_ERROR');
     expect(JSON.stringify(details)).toContain('key');
+  });
+});
+
+// Against the real API the MCP server offers 84 commands: the real version 3's 88 paths
+// (datalens-tech/datalens-sdk spec/yacloud.json @ 021501bb) less the 4 it marks x-mcp-disabled (QL and Wizard chart writes).
+describe('the DataLens MCP server at DATALENS_API_VERSION=latest with DATALENS_SCHEMA_URL=<gateway>/latest/json/', () => {
+  const REAL_COMMANDS = 84;
+  const DISABLED = ['createQLChart', 'createWizardChart', 'updateQLChart', 'updateWizardChart'];
+  /** The real spec's path index with its marks, beside the repository root; absent in a clean clone. */
+  const PATH_INDEX = new URL('../../../shared/reference/datalens-api-v3-paths.json', import.meta.url);
+  let mcp: Mcp;
+  beforeAll(async () => {
+    mcp = await startMcp('latest', { DATALENS_SCHEMA_URL: `${stack.url}/latest/json/` });
+  }, START_TIMEOUT_MS + 5_000);
+  afterAll(() => mcp?.close());
+
+  it("starts from /latest/json/, the latest version's document, and offers the real API's 84 commands", async () => {
+    expect(mcp.seen.filter((r) => r.method === 'GET').map((r) => r.url)).toEqual(['/latest/json/']);
+    const names = (await listCommands(mcp)).map((c) => c.command_name).sort();
+    expect(names).toHaveLength(REAL_COMMANDS);
+    expect(names.filter((n) => DISABLED.includes(n))).toEqual([]);
+    expect(await openApiDocument('/latest/json/')).toEqual(await openApiDocument('/json/'));
+  });
+
+  it.skipIf(!existsSync(PATH_INDEX))("offers exactly the real spec's methods that it does not mark x-mcp-disabled", async () => {
+    const index = JSON.parse(readFileSync(PATH_INDEX, 'utf8')) as { methods: { method: string; x_mcp_disabled: boolean }[] };
+    const real = index.methods.filter((m) => !m.x_mcp_disabled).map((m) => m.method).sort();
+    expect((await listCommands(mcp)).map((c) => c.command_name).sort()).toEqual(real);
+  });
+
+  it('shows an experimental method as the real spec does, and knows no command for a disabled one', async () => {
+    const commands = await listCommands(mcp);
+    expect(commands.find((c) => c.command_name === 'getQLChart')?.summary).toMatch(/^🚧 \[Experimental\] /);
+    const result = await invoke(mcp, 'createQLChart', {});
+    expect(result).toEqual({ isError: true, text: 'Unknown command: createQLChart' });
   });
 });
 

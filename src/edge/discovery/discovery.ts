@@ -83,8 +83,8 @@ function installDocumentRoutes(app: Express, current: () => Runtime): void {
     });
   });
 
-  // The latest released version's document, where @datalens-tech/mcp looks for its tools.
-  app.get(['/json', '/json/'], (_req, res) => {
+  // The latest released version's document, where @datalens-tech/mcp looks for its tools (also as /latest/json/).
+  app.get(['/json', '/json/', '/latest/json', '/latest/json/'], (_req, res) => {
     const rt = current();
     const latest = latestAt(rt.calendar, rt.clock())?.version ?? rt.contract.versions[0];
     res.json(openApi(documents, rt, latest as number));

@@ -5,7 +5,7 @@ import { MAX_VERSION_DIGITS, VERSION_PATTERN } from '../../core/version/number.j
 
 /** The gateway's own routes, relative to the prefix: discovery documents, the changelog, the reference pages (also nginx-front's). */
 export const OWN_ROUTE_PATTERN =
-  `^/(?:versions|changelog|json/?|latest/?|(?=[0-9]{1,${MAX_VERSION_DIGITS}}\\b)${VERSION_PATTERN}/?(?:json/?)?|_reference/[A-Za-z0-9._-]+)(?:\\?.*)?$`;
+  `^/(?:versions|changelog|json/?|latest(?:/(?:json/?)?)?|(?=[0-9]{1,${MAX_VERSION_DIGITS}}\\b)${VERSION_PATTERN}/?(?:json/?)?|_reference/[A-Za-z0-9._-]+)(?:\\?.*)?$`;
 const OWN = new RegExp(OWN_ROUTE_PATTERN);
 /** Probes stay where orchestrators look for them, whatever the prefix. */
 export const PROBE_PATTERN = '^/(?:healthz|readyz)(?:\\?.*)?$';
