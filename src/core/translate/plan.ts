@@ -184,8 +184,7 @@ function stepsFor(change: Change, method: string, specBefore: MethodSpec | undef
     case 'methodAdded':
       return {};
     case 'methodRemoved':
-      if (change.method !== method) return {};
-      if (change.keptByBackend) return {};
+      if (change.method !== method || change.keptByBackend) return {}; // a kept method goes up as it is
       if (!change.replacedBy) return { unservable: `${method} was removed without a replacement` };
       return {
         ...(change.replacedBy.request && { up: change.replacedBy.request }),
