@@ -1,4 +1,4 @@
-// The reference backend's surface: an in-memory, latest-only test double of the BI service (it speaks only its contract's newest version, stamps what it saves with x-dl-client-api-version, refuses overwrites of newer objects).
+// The reference backend's surface: an in-memory, latest-only test double of the BI service (it speaks only its contract's newest version, stamps what it saves with x-dl-client-api-version, refuses overwrites of newer objects; a newer head's renames are followed by head-bridge.ts).
 
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
@@ -6,8 +6,8 @@ import { shippedContract } from '../contract/index.js';
 import { loadContract } from '../core/contract-model/load.js';
 import type { Contract } from '../core/contract-model/types.js';
 import { DEMO_SEED } from './demo-seed.js';
+import { bridged, headBridge } from './head-bridge.js';
 import { methodsFor } from './methods/index.js';
-import { reportContentField } from './methods/reports.js';
 import { createBackendServer, type RecordedRequest } from './server.js';
 import { Store, type Seed } from './stores/index.js';
 
@@ -40,7 +40,9 @@ export function createReferenceBackend(options: ReferenceBackendOptions = {}): R
   const { maxBodyBytes = 1024 * 1024 } = options;
   const contract = loadContract(options.contract ?? shippedContract);
   const headVersion = contract.head;
-  const methods = methodsFor(contract.byVersion.get(headVersion)!);
+  const handlers = methodsFor(contract.byVersion.get(headVersion)!);
+  // Refuses, as a ContractError, a head it cannot serve; renames above the handlers' version are followed both ways.
+  const methods = bridged(handlers, headBridge(contract, new Set(handlers.keys())));
   if (!Number.isInteger(maxBodyBytes) || maxBodyBytes < 0) throw new Error(`maxBodyBytes must be a non-negative integer, got ${maxBodyBytes}`);
 
   // Amortised cap: trimmed to the cap whenever it doubles; the getter returns only the last 1000.
@@ -50,7 +52,7 @@ export function createReferenceBackend(options: ReferenceBackendOptions = {}): R
     if (log.length >= 2 * REQUEST_LOG_CAP) log = log.slice(-REQUEST_LOG_CAP);
   };
 
-  const store = new Store(headVersion, options.seed, reportContentField(contract.byVersion.get(headVersion)!));
+  const store = new Store(headVersion, options.seed);
   const server = createBackendServer({ headVersion, methods, maxBodyBytes, store, record });
   let closing: Promise<void> | undefined;
 

@@ -2,15 +2,20 @@
 // head request schema reach a handler that takes them. A declared change at the head (a renamed method or field) that
 // the backend was not taught fails here, not in production: no 404 ENDPOINT_NOT_FOUND, no VALIDATION_ERROR over which
 // fields exist, no 5xx, and a NOT_FOUND names something the body sent (a handler that reads a field the body does not
-// have finds nothing by `undefined`). The last tests prove the check fails on such contracts.
+// have finds nothing by `undefined`). Then the check fails on contracts the backend was not taught, and a version above
+// the head that only renames fields (a report's, a workbook's, a dashboard's) is served with no edit to the backend.
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { shippedContract } from '../../src/contract/index.js';
-import type { Contract, MethodSpec, VersionSpec } from '../../src/core/contract-model/types.js';
+import { ContractError } from '../../src/core/contract-model/load.js';
+import { fieldRemoved, fieldRenamed, object, request } from '../../src/core/contract-model/builders.js';
+import type { Change, Contract, MethodSpec, VersionSpec } from '../../src/core/contract-model/types.js';
+import { NATIVE_VERSION } from '../../src/reference-backend/head-bridge.js';
 import { DEMO_SEED, createReferenceBackend } from '../../src/reference-backend/index.js';
 import { HEAD } from '../helpers/calendar.js';
+import { REPORT_CONTENT } from '../helpers/head-shapes.js';
 import { arbitraryOf } from '../helpers/json-schema-arbitrary.js';
 
 /** Every string a body holds, at any depth. */
@@ -122,11 +127,10 @@ function withHeadMethods(edit: (methods: Record<string, MethodSpec>) => Record<s
 }
 
 describe('the check fails when the backend was not taught a change at the head', () => {
-  it('a renamed method: the backend answers 404 ENDPOINT_NOT_FOUND for its new name', async () => {
+  it('a renamed method: the backend refuses the contract at start, naming the method it has no handler for', () => {
     const contract = withHeadMethods(({ getWorkbook, ...rest }) => ({ ...rest, getWorkbookById: getWorkbook as MethodSpec }));
-    const found = await unservedMethods(contract, 5, ['getWorkbookById', 'getCollection']);
-    expect(Object.keys(found)).toEqual(['getWorkbookById']);
-    expect(found.getWorkbookById).toMatch(/no such method \(404 ENDPOINT_NOT_FOUND/);
+    expect(() => createReferenceBackend({ contract })).toThrow(ContractError);
+    expect(() => createReferenceBackend({ contract })).toThrow(new RegExp(`no handler for getWorkbookById of version ${HEAD}`));
   });
 
   it("a renamed request field of a dashboard method: the backend's handler reads the old name and finds nothing", async () => {
@@ -141,3 +145,103 @@ describe('the check fails when the backend was not taught a change at the head',
     expect(found.getDashboard).toMatch(/looked up something the body did not send|disagree on the fields|handler failed/);
   });
 });
+
+/** An object schema with `from` renamed `to`, keeping its rule for unknown keys. */
+const renamedKey = (from: string, to: string) => (schema: z.ZodType): z.ZodType => {
+  const { [from]: kept, ...others } = (schema as z.ZodObject).shape;
+  return (schema as z.ZodObject).pick({}).extend({ ...others, [to]: kept as z.ZodType });
+};
+/** An object schema with the object under `key` edited. */
+const at = (key: string, edit: (s: z.ZodType) => z.ZodType) => (schema: z.ZodType): z.ZodType =>
+  (schema as z.ZodObject).extend({ [key]: edit((schema as z.ZodObject).shape[key] as z.ZodType) });
+
+const NEXT = HEAD + 1;
+/** The head's methods with the next version's renames applied to their requests (what the backend is sent). */
+function nextMethods(head: VersionSpec): Record<string, MethodSpec> {
+  const edit = (name: string, request: (s: z.ZodType) => z.ZodType): [string, MethodSpec] => [name, { ...(head.methods[name] as MethodSpec), request: request((head.methods[name] as MethodSpec).request) }];
+  const report = renamedKey('description', 'summary');
+  const workbook = renamedKey('title', 'name');
+  const dashboard = at('entry', at('data', renamedKey('salt', 'seed')));
+  return {
+    ...head.methods,
+    ...Object.fromEntries([
+      edit('createReport', report), edit('updateReport', report),
+      edit('createWorkbook', workbook), edit('updateWorkbook', workbook), edit('moveWorkbook', workbook),
+      edit('createDashboard', dashboard), edit('updateDashboard', dashboard),
+    ]),
+  };
+}
+
+/** The shipped contract and a version above its head that renames a report field, a workbook field and a dashboard field. */
+function renamingNext(extra: readonly Change[] = []): Contract {
+  const head = shippedContract.versions.at(-1) as VersionSpec;
+  const changes: Change[] = [
+    fieldRenamed(request('createReport'), 'description', 'summary', 'createReport: `description` is `summary`.'),
+    fieldRenamed(request('updateReport'), 'description', 'summary', 'updateReport: `description` is `summary`.'),
+    fieldRenamed(object('report'), 'description', 'summary', 'Reports: `description` is `summary`.'),
+    ...['createWorkbook', 'updateWorkbook', 'moveWorkbook'].map((m) => fieldRenamed(request(m), 'title', 'name', `${m}: \`title\` is \`name\`.`)),
+    fieldRenamed(object('workbook'), 'title', 'name', 'Workbooks: `title` is `name`.'),
+    fieldRenamed(object('dashboard'), 'data.salt', 'data.seed', 'Dashboards: `data.salt` is `data.seed`.'),
+    ...extra,
+  ];
+  return { versions: [...shippedContract.versions, { version: NEXT, methods: nextMethods(head), changes }] };
+}
+
+/** POST at the next version's head, as the gateway forwards it. */
+async function atNext(url: string, method: string, body: unknown): Promise<{ status: number; body: any }> {
+  const res = await fetch(`${url}/rpc/${method}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-dl-api-version': String(NEXT) }, body: JSON.stringify(body) });
+  return { status: res.status, body: await res.json() };
+}
+
+describe('a version above the head that renames fields needs no edit to the backend', () => {
+  const renamed = ['createReport', 'updateReport', 'createWorkbook', 'updateWorkbook', 'moveWorkbook', 'createDashboard', 'updateDashboard', 'getDashboard', 'getWorkbook'];
+
+  it('takes bodies generated from the renaming version’s request schemas', async () => {
+    expect(await unservedMethods(renamingNext(), 5, renamed)).toEqual({});
+  }, 120_000);
+
+  it('stores what a client sends under the new names and answers them, never the old ones', async () => {
+    const backend = createReferenceBackend({ contract: renamingNext(), seed: DEMO_SEED });
+    const url = await backend.listen(0, '127.0.0.1');
+    try {
+      const workbook = await atNext(url, 'createWorkbook', { collectionId: null, name: 'Renamed' });
+      expect(workbook.status, JSON.stringify(workbook.body)).toBe(200);
+      expect(workbook.body).toMatchObject({ name: 'Renamed' });
+      expect(workbook.body).not.toHaveProperty('title');
+      const read = await atNext(url, 'getWorkbook', { workbookId: workbook.body.workbookId });
+      expect(read.body).toMatchObject({ name: 'Renamed' });
+      expect(read.body).not.toHaveProperty('title');
+      const report = await atNext(url, 'createReport', { workbookId: workbook.body.workbookId, summary: 'Weekly', [REPORT_CONTENT]: {} });
+      expect(report.status, JSON.stringify(report.body)).toBe(200);
+      const updated = await atNext(url, 'updateReport', { reportId: report.body.id, summary: 'Monthly' });
+      expect(updated.body).toMatchObject({ summary: 'Monthly' });
+      expect(updated.body).not.toHaveProperty('description');
+      const tab = { id: 't1', title: 'Main', items: [], layout: [], connections: [], aliases: {} };
+      const settings = { autoupdateInterval: null, maxConcurrentRequests: null, silentLoading: false, dependentSelectors: true, expandTOC: false };
+      const data = { counter: 1, seed: 'pepper', tabs: [tab], settings };
+      const dash = await atNext(url, 'createDashboard', { entry: { workbookId: workbook.body.workbookId, name: 'renamed', data, meta: {} } });
+      expect(dash.status, JSON.stringify(dash.body)).toBe(200);
+      const got = await atNext(url, 'getDashboard', { dashboardId: dash.body.entry.entryId });
+      expect(got.body.entry.data).toMatchObject({ seed: 'pepper' });
+      expect(got.body.entry.data).not.toHaveProperty('salt');
+    } finally {
+      await backend.close();
+    }
+  });
+
+  it('a change the backend cannot follow refuses the contract at start, in one line per change', () => {
+    const removal = fieldRemoved(object('workbook'), 'meta', 'Workbooks: `meta` is gone.', { downDefault: {} });
+    const refusal = (() => {
+      try {
+        createReferenceBackend({ contract: renamingNext([removal]) });
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(refusal).toBeInstanceOf(ContractError);
+    expect((refusal as ContractError).problems).toEqual([
+        `the reference backend follows only renames above version ${NATIVE_VERSION}: version ${NEXT}'s fieldRemoved "Workbooks: \`meta\` is gone." needs it taught (src/reference-backend/)`,
+    ]);
+  });
+});
+

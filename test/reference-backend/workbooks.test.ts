@@ -1,6 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rpc, start, type Started } from './helpers.js';
 import { HEAD } from '../helpers/calendar.js';
+import { object, request } from '../../src/core/contract-model/builders.js';
+import { loadContract } from '../../src/core/contract-model/load.js';
+import { shippedContract } from '../../src/contract/index.js';
+import { headPath } from '../../src/reference-backend/head-bridge.js';
+
+// The head's names for a workbook's description, sent and answered (a newer head may rename it).
+const loaded = loadContract(shippedContract);
+const SENT_DESCRIPTION = headPath(loaded, request('createWorkbook'), 'description');
+const READ_DESCRIPTION = headPath(loaded, object('workbook'), 'description');
 
 let s: Started;
 beforeAll(async () => {
@@ -88,8 +97,8 @@ describe('workbook methods', () => {
   afterAll(() => t.backend.close());
 
   it('creates a workbook in a collection with the real answer shape', async () => {
-    const r = await rpc(t.url, 'createWorkbook', { title: 'In A', description: 'd', collectionId: 'col_a' });
-    expect(r.body).toMatchObject({ title: 'In A', description: 'd', collectionId: 'col_a', status: 'active', meta: {}, createdBy: 'web-ui', version: HEAD });
+    const r = await rpc(t.url, 'createWorkbook', { title: 'In A', [SENT_DESCRIPTION]: 'd', collectionId: 'col_a' });
+    expect(r.body).toMatchObject({ title: 'In A', [READ_DESCRIPTION]: 'd', collectionId: 'col_a', status: 'active', meta: {}, createdBy: 'web-ui', version: HEAD });
     expect(Object.keys(r.body)).toEqual(expect.arrayContaining(['tenantId', 'createdAt', 'updatedBy', 'updatedAt', 'operation']));
     expect((await rpc(t.url, 'createWorkbook', { title: 'x', collectionId: 'col_missing' })).status).toBe(404);
   });

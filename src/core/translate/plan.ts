@@ -111,7 +111,7 @@ const restore = (path: string, value: unknown) =>
 /** Deletes a field and the containers on its path that it leaves empty (a move must not leave `{}` behind). */
 const deletePruned = deletePrunedAt;
 /** Moves a field (within each object the shared array steps reach), converting its value on the way when asked. */
-const move = (from: string, to: string, convert?: (value: unknown, existing: unknown) => unknown) => {
+export const move = (from: string, to: string, convert?: (value: unknown, existing: unknown) => unknown) => {
   const { base, rest: fromRest } = splitAtElements(from);
   const toRest = to.split('.').slice(base === '' ? 0 : splitPath(base).length).join('.');
   return (o: Json) => {

@@ -1,7 +1,7 @@
-// The seed's report methods, shaped by the contract's head version: a report's content fields (config and
-// description at v2) are what that version's createReport and updateReport name, so a version renaming one needs no
-// edit here. The arguments are the head's schemas made strict (a field the gateway forgot to translate is refused),
-// plus `legacyKey`, which the gateway adds for v1 clients.
+// The seed's report methods: every argument but the frame (reportId, workbookId, legacyKey) is the report's content,
+// stored and answered as sent (a newer head's renames are followed by head-bridge.ts). The arguments are the head's
+// schemas made strict (a field the gateway forgot to translate is refused), plus `legacyKey`, which the gateway adds
+// for v1 clients.
 
 import { z } from 'zod';
 import type { VersionSpec } from '../../core/contract-model/types.js';
@@ -28,13 +28,6 @@ function contentOf(args: Record<string, unknown>): Record<string, unknown> {
 }
 
 const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
-
-/** The field the head's createReport keeps a report's settings in (`config` at v2): where seeded reports put theirs. */
-export function reportContentField(head: VersionSpec): string {
-  const names = Object.keys(argumentsOf(head, 'createReport').shape).filter((name) => !FRAME.has(name) && name !== 'description');
-  if (names.length !== 1) throw new Error(`the reference backend needs one content field in createReport at version ${head.version}, found ${names.join(', ') || 'none'}`);
-  return names[0]!;
-}
 
 export function reportMethods(head: VersionSpec): Record<string, MethodHandler> {
   const createReport = define(argumentsOf(head, 'createReport'), (args, { store, clientVersion }) => {

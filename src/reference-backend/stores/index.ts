@@ -47,8 +47,6 @@ export class Store {
   constructor(
     readonly headVersion: number,
     seed: Seed = {},
-    /** The head's name for a report's settings (`config` at v2), where seeded reports put theirs. */
-    reportContentField = 'config',
   ) {
     for (const c of seed.collections ?? []) {
       if (c.workbookIds !== undefined && c.collectionId === undefined) throw new Error(`Seed collection ${c.title}: holding workbooks needs a collectionId`);
@@ -79,7 +77,7 @@ export class Store {
     this.entries.relink();
     for (const r of seed.reports ?? []) {
       if (!this.workbooks.has(r.workbookId)) throw new Error(`Seed report ${r.id}: unknown workbook ${r.workbookId}`);
-      this.reports.seed(r, this.seedVersion(r.version, `report ${r.id}`), reportContentField);
+      this.reports.seed(r, this.seedVersion(r.version, `report ${r.id}`));
     }
   }
 

@@ -15,7 +15,7 @@ interface ReportFrame {
   updatedAt: string;
 }
 
-/** What a client writes, named as the contract's head version names it (config and description at v2). */
+/** What a client writes, under the backend's own names (head-bridge.ts: version 3's, config and description). */
 export type ReportContent = Record<string, unknown>;
 
 export type Report = ReportFrame & ReportContent;
@@ -23,7 +23,7 @@ export type Report = ReportFrame & ReportContent;
 export interface SeedReport {
   id: string;
   workbookId: string;
-  /** The report's settings, as version 2 names them (stored under the head's name). */
+  /** The report's settings. */
   config: Record<string, unknown>;
   description?: string;
   legacyKey?: string;
@@ -56,11 +56,11 @@ export class ReportStore {
     return { ...report };
   }
 
-  /** Stores a seeded report; its `config` goes under `contentField`, the head's name for it. */
-  seed(seed: SeedReport, version: number, contentField: string): void {
+  /** Stores a seeded report. */
+  seed(seed: SeedReport, version: number): void {
     if (this.byId.has(seed.id)) throw new Error(`Seed report ${seed.id}: duplicate id`);
     const at = now();
-    const report: Report = { id: seed.id, workbookId: seed.workbookId, [contentField]: seed.config, description: seed.description ?? '', version, createdAt: at, updatedAt: at };
+    const report: Report = { id: seed.id, workbookId: seed.workbookId, config: seed.config, description: seed.description ?? '', version, createdAt: at, updatedAt: at };
     if (seed.legacyKey !== undefined) report.legacyKey = seed.legacyKey;
     this.byId.set(seed.id, report);
   }
