@@ -9,6 +9,29 @@ import { z } from 'zod';
 import type { MethodSpec } from '../../core/contract-model/types.js';
 import { answer, empty, flag, id, method, nullableId, open, record, strict, text } from './common.js';
 
+/**
+ * DatasetContentInternal, the dataset a body carries: its members by name and JSON type, open (datalens-tech/datalens-sdk
+ * spec/yacloud.json at 021501bb6ccd3165eaa128155d91f67e01525fe9; the item schemas of its lists are the backend's).
+ */
+const datasetContent = open({
+  avatar_relations: z.array(z.unknown()).optional(),
+  cache_invalidation_source: z.unknown().optional(),
+  component_errors: z.unknown().optional(),
+  data_export_forbidden: flag,
+  description: z.string().nullable().optional(),
+  load_preview_by_default: flag,
+  obligatory_filters: z.array(z.unknown()).optional(),
+  preview_enabled: flag,
+  result_schema: z.array(z.unknown()).optional(),
+  result_schema_aux: z.unknown().optional(),
+  revision_id: z.string().nullable().optional(),
+  rls: record.optional(),
+  rls2: z.record(z.string(), z.array(z.unknown())).optional(),
+  source_avatars: z.array(z.unknown()).optional(),
+  sources: z.array(z.unknown()).optional(),
+  template_enabled: flag,
+});
+
 /** DatasetRead: the id, the dataset itself and the options the backend derives for it. */
 const dataset = answer({ id: z.string(), dataset: record, options: record.optional() });
 
@@ -20,22 +43,31 @@ export const datasetMethods: Record<string, MethodSpec> = {
   ),
   createDataset: method(
     'Creates a dataset, in a folder (`dir_path`) or a workbook (`workbook_id`).',
+    // DatasetCreate (the same document): `dataset` required; `options` is read-only there and passed on.
     open({
-      dataset: record.optional(),
+      dataset: datasetContent,
       name: text,
       dir_path: text,
       workbook_id: nullableId.optional(),
-      created_via: text,
+      collection_id: text,
+      created_via: z.unknown().optional(),
+      preview: flag,
+      options: record.optional(),
       multisource: flag,
     }),
     dataset,
   ),
   // updateDataset, validateDataset: `data` is optional, the real /1/json/ (datalens-ui f581b7c) requires only datasetId.
-  updateDataset: method('Replaces the draft of a dataset.', strict({ datasetId: id, data: open({ dataset: record.optional() }).optional() }), dataset),
+  // DatasetUpdate (the same document): a `data` given holds the dataset.
+  updateDataset: method(
+    'Replaces the draft of a dataset.',
+    strict({ datasetId: id, data: open({ dataset: datasetContent, options: record.optional() }).optional() }),
+    dataset,
+  ),
   deleteDataset: method('Deletes a dataset.', strict({ datasetId: id }), empty),
   validateDataset: method(
     'Validates a dataset with pending updates; returns the resulting dataset and its errors.',
-    strict({ datasetId: id, workbookId: nullableId.optional(), data: open({ dataset: record.optional(), updates: z.array(record).optional() }).optional() }),
+    strict({ datasetId: id, workbookId: nullableId.optional(), data: open({ dataset: datasetContent.optional(), updates: z.array(record).optional() }).optional() }),
     answer({ dataset: record, options: record.optional(), dataset_errors: z.array(z.unknown()).optional() }),
   ),
 };

@@ -7,6 +7,9 @@ import { z } from 'zod';
 import type { MethodSpec } from '../../core/contract-model/types.js';
 import { answer, method, permissions, strict } from '../datalens/common.js';
 
+/** A date and time: the real spec's `format: date-time`, an annotation (not checked here, as JSON Schema leaves it). */
+const dateTime = z.string().meta({ format: 'date-time' });
+
 /** AuditEntry. */
 const auditEntry = answer({
   entryId: z.string(),
@@ -27,7 +30,7 @@ export const auditMethods: Record<string, MethodSpec> = {
   getAuditEntriesUpdates: method(
     'Lists the entries created, changed or deleted from `from` (to `to`), oldest first, one page at a time.',
     // `from` and `to` are date-times (format date-time); the backend reads them, so any string passes here.
-    strict({ from: z.string(), to: z.string().optional(), limit: z.number().optional(), pageToken: z.string().optional() }),
+        strict({ from: dateTime, to: dateTime.optional(), limit: z.number().optional(), pageToken: z.string().optional() }),
     answer({ entries: z.array(auditEntry), nextPageToken: z.string().optional() }),
   ),
   getAuditEntryPermissionsForUser: method(

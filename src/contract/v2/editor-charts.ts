@@ -1,7 +1,9 @@
 // The Editor chart methods, added at version 2 (the public API reference documents them; datalens-ui v1.ts does not list them).
 //
 // Source: github.com/yandex-cloud/docs, en/datalens/openapi-ref/{get,create,update,delete}EditorChart.md
-// (the generated DataLens API reference). Strictness is not documented there: unknown fields pass.
+// (the generated DataLens API reference). Strictness is not documented there: unknown fields pass. The entry of create
+// and update per node type: datalens-tech/datalens-sdk spec/yacloud.json at 021501bb6ccd3165eaa128155d91f67e01525fe9,
+// CreateEditorChartArgs and UpdateEditorChartArgs (the same components the real version-2 index names).
 
 import { z } from 'zod';
 import type { MethodSpec } from '../../core/contract-model/types.js';
@@ -26,6 +28,27 @@ const editorType = z.enum([
 const tabs = z.record(z.string(), z.string());
 const links = z.record(z.string(), z.string());
 
+/** The tabs each node type of the spec requires (Create/UpdateEditor*NodeEntry `data`); further keys pass. */
+const SPEC_NODE_TABS = {
+  table_node: ['meta', 'params', 'sources', 'controls', 'prepare', 'config'],
+  d3_node: ['meta', 'params', 'sources', 'controls', 'prepare', 'config'],
+  markdown_node: ['meta', 'params', 'sources', 'controls', 'prepare'],
+  'advanced-chart_node': ['meta', 'params', 'sources', 'controls', 'prepare'],
+  control_node: ['meta', 'params', 'sources', 'controls'],
+} as const;
+type SpecNode = keyof typeof SPEC_NODE_TABS;
+const SPEC_NODES = Object.keys(SPEC_NODE_TABS) as SpecNode[];
+const OTHER_NODES = editorType.options.filter((t) => !(SPEC_NODES as string[]).includes(t)) as [string, ...string[]];
+/** The entry of create or update, by node type: `fields` are the rest of the entry (location or entryId). */
+const editorEntry = (fields: Record<string, z.ZodType>) => {
+  const common = { ...fields, annotation: annotation.optional(), meta: z.record(z.string(), z.unknown()).optional(), links: links.optional() };
+  const bySpec = SPEC_NODES.map((type) =>
+    open({ ...common, type: z.literal(type), data: open(Object.fromEntries(SPEC_NODE_TABS[type].map((tab) => [tab, z.string()]))) }),
+  );
+  // The node types the reference lists beyond the spec's five: their tabs as strings, none required.
+  return z.discriminatedUnion('type', [...bySpec, open({ ...common, type: z.enum(OTHER_NODES), data: tabs })] as unknown as [z.ZodObject, ...z.ZodObject[]]);
+};
+
 // The public reference (getEditorChart.md) gives `version` as the Editor format version, 1; the API version stamp is apiVersion.
 const editorChart = storedEntry.extend({ scope: z.literal('widget'), version: z.literal(1).optional(), apiVersion: apiVersionStamp, data: tabs });
 
@@ -46,35 +69,12 @@ export const editorChartMethods: Record<string, MethodSpec> = {
   ),
   createEditorChart: method(
     'Creates an Editor chart, in a folder (`entry.key`) or a workbook (`entry.workbookId` and `entry.name`).',
-    open({
-      mode: updateMode.optional(),
-      entry: open({
-        type: editorType,
-        data: tabs,
-        annotation,
-        meta: z.record(z.string(), z.unknown()).optional(),
-        links: links.optional(),
-        key: text,
-        workbookId: text,
-        name: text,
-      }),
-    }),
+    open({ mode: updateMode.optional(), entry: editorEntry({ key: text, workbookId: text, name: text }) }),
     answer({ entry: editorChart }),
   ),
   updateEditorChart: method(
     'Saves or publishes a new revision of an Editor chart.',
-    open({
-      mode: updateMode,
-      entry: open({
-        entryId: id,
-        revId: z.string(),
-        type: editorType,
-        data: tabs,
-        annotation,
-        meta: z.record(z.string(), z.unknown()).optional(),
-        links: links.optional(),
-      }),
-    }),
+    open({ mode: updateMode, entry: editorEntry({ entryId: id, revId: text }) }),
     answer({ entry: editorChart }),
   ),
   deleteEditorChart: method('Deletes an Editor chart.', open({ chartId: id }), empty),

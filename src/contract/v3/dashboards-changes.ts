@@ -109,6 +109,13 @@ function fillItem(item: Json): void {
   }
 }
 
+/** Going down, the settings keys the v1 format requires and DashDataV2 lets out: `hideTabs` false where it is missing. */
+export function olderSettings(entry: Json): Json {
+  const settings = isObj(entry.data) ? entry.data.settings : undefined;
+  if (isObj(settings)) orDefault(settings, 'hideTabs', false);
+  return entry;
+}
+
 /** The named title size older versions read where version 3 holds a font size (`{fontSize, lineHeight}`). */
 export const OLDER_TITLE_SIZE = 'm';
 
@@ -143,6 +150,27 @@ export const dashboardChangesV3: readonly Change[] = [
       { target: dashboard, path: 'data.tabs.*.settings' },
       { target: dashboard, path: 'data.settings.backgroundSettings' },
     ],
+  }),
+  custom({
+    description:
+      'Dashboards: the settings take the new optional fields DashDataV2 names (`aiChatHistoryEnabled`, `enableAssistant`, `loadOnlyVisibleCharts`, `margins`, `signedGlobalParams`, `widgetsSettings`); the meta a client creates a dashboard with takes booleans too (DashMetaV2).',
+    compatible: true,
+    covers: [
+      ...['aiChatHistoryEnabled', 'enableAssistant', 'loadOnlyVisibleCharts', 'margins', 'signedGlobalParams', 'widgetsSettings'].map((key) => ({
+        target: dashboard,
+        path: `data.settings.${key}`,
+      })),
+      { target: dashboard, path: 'meta.*' },
+    ],
+  }),
+  custom({
+    description:
+      'Dashboards: as DashDataV2 describes the settings, `hideTabs` is optional (older versions read false where it is missing), `loadPriority` is one of "charts" and "selectors", and `assistantEnabled` is no longer described (the backend keeps it as sent).',
+    compatible: false,
+    covers: ['hideTabs', 'loadPriority', 'assistantEnabled'].map((key) => ({ target: dashboard, path: `data.settings.${key}` })),
+    object: { dashboard: olderSettings },
+    // The way back (the guard's round trip): nothing to undo; a missing hideTabs comes back false.
+    objectUp: { dashboard: (entry) => entry },
   }),
   // Declared first, so that going down it runs last, on the v1 shape the other changes have made.
   custom({

@@ -5,20 +5,21 @@
 // DashTabItemV2, DashTabControlItemV2, DashTabGroupControlItemV2, DashControlV2, DashGroupControlV2,
 // DashGroupControlItemV2, DashControlElementV2, DashControlSourceDatasetV2, DashControlSourceManualV2,
 // DashControlSourceExternalV2, DashStringDefaultValueV2, DashColorByThemeV2, DashLayoutItemV2, DashMetaV2; and the changelog, github.com/yandex-cloud/docs
-// ru/datalens/release-notes/api-changelog.md, "Версия 3" (08.09.2026). UpdateDashboardV2Args and GetDashboardV2Args
-// were not read field by field: they keep the v1 arguments (the entry's fields, `mode`; the read options).
-// Modelled closely: the items per kind and the selectors' elements and sources, with what v3 changes (item
-// colours, the insight item's tabs, selectors' fieldType, at least one tab, no schemeVersion); a widget tab's
-// `params` and the dashboard settings stay open as in v1.
+// ru/datalens/release-notes/api-changelog.md, "Версия 3" (08.09.2026); UpdateDashboardV2Args and GetDashboardV2Args of
+// the same document. Modelled field by field, checked against test/conformance/v3-request-schemas.json: the items per
+// kind, the selectors' elements and sources, the settings (five required keys), with what v3 changes (item colours,
+// the insight item's tabs, selectors' fieldType, at least one tab, no schemeVersion).
 
 import { z } from 'zod';
 import type { MethodSpec } from '../../core/contract-model/types.js';
-import { dashSettingsV1, itemConnection, layoutItem } from '../datalens/dashboards.js';
-import { annotation, answer, apiVersionStamp, branch, empty, flag, id, method, open, permissions, record, storedEntry, strict, text, updateMode } from '../datalens/common.js';
+import { itemConnection, layoutItem } from '../datalens/dashboards.js';
+import { annotation, answer, apiVersionStamp, branch, empty, flag, id, method, open, permissions, storedEntry, strict, text, updateMode } from '../datalens/common.js';
 
 /** DashColorByThemeV2: a colour per theme, in HEX. */
 const themedColor = open({ light: z.string().optional(), dark: z.string().optional() });
-/** Item `backgroundSettings` (DashTabItemV2): the themed pair; controls also take one HEX string (DashControlV2). */
+/** Item `backgroundSettings` (DashTabItemV2 members): the themed pair only. */
+const itemBackground = open({ color: themedColor.optional() });
+/** Selector, group and dashboard `backgroundSettings` (DashControlV2, DashGroupControlV2, DashDataV2.settings): the pair or one HEX string. */
 const backgroundSettings = open({ color: z.union([themedColor, z.string()]).optional() });
 /** A title's `textSettings` (DashTabItemV2, the title member). */
 const textSettings = open({ color: themedColor.optional() });
@@ -30,15 +31,17 @@ export const DATASET_DATA_TYPES = [
 ] as const;
 const dataType = z.enum(DATASET_DATA_TYPES);
 
+/** Every item's own fields (DashTabItemV2 members); only selectors take `defaults` (DashTabControlItemV2). */
 const itemBase = {
   id: z.string().min(1),
   namespace: z.literal('default'),
-  defaults: record.optional(),
   orderId: z.number().optional(),
   defaultOrderId: z.number().optional(),
 };
-/** Shared by every member's data: the v3 look (DashTabItemV2 members). */
-const look = { backgroundSettings: backgroundSettings.optional(), borderRadius: z.number().optional() };
+/** The look of text, title, widget, image and insight items (DashTabItemV2 members). */
+const look = { backgroundSettings: itemBackground.optional(), borderRadius: z.number().optional() };
+/** The look of selectors and selector groups (DashControlV2, DashGroupControlV2). */
+const controlLook = { backgroundSettings: backgroundSettings.optional(), borderRadius: z.number().optional() };
 
 const textItem = open({ ...itemBase, type: z.literal('text'), data: open({ text: z.string(), autoHeight: flag, ...look }) });
 const titleItem = open({
@@ -60,7 +63,7 @@ const widgetTab = open({
   id: z.string().min(1),
   title: z.string().min(1),
   chartId: z.string().min(1),
-  params: record,
+  params: z.record(z.string(), z.union([z.string(), z.array(z.string())])),
   description: text,
   isDefault: flag,
   autoHeight: flag,
@@ -72,13 +75,21 @@ const widgetTab = open({
 const widgetItem = open({ ...itemBase, type: z.literal('widget'), data: open({ hideTitle: z.boolean(), tabs: z.array(widgetTab), ...look }) });
 const imageItem = open({ ...itemBase, type: z.literal('image'), data: open({ src: z.string(), alt: text, preserveAspectRatio: flag, ...look }) });
 /**
- * The insight item. The spec snapshot still lists `widgetTabId`; the changelog removes it for `widgetTabIds` (a
- * list): we follow the changelog.
+ * The insight item. The spec snapshot requires `widgetTabId`; the changelog replaces it with `widgetTabIds` (a list):
+ * either is taken, one of them required (the backend turns `widgetTabId` into the list).
  */
 const insightItem = open({
   ...itemBase,
   type: z.literal('neuro_widget'),
-  data: open({ prompt: z.string().min(1), hideTitle: z.boolean(), widgetTabIds: z.array(z.string().min(1)).min(1), title: text, hideActions: flag, ...look }),
+  data: open({
+    prompt: z.string().min(1),
+    hideTitle: z.boolean(),
+    widgetTabId: z.string().min(1).optional(),
+    widgetTabIds: z.array(z.string().min(1)).min(1).optional(),
+    title: text,
+    hideActions: flag,
+    ...look,
+  }).refine((d) => d.widgetTabId !== undefined || d.widgetTabIds !== undefined, { message: 'widgetTabId or widgetTabIds is required', path: ['widgetTabIds'] }),
 });
 
 /** A parameter value: one string or several (DashStringDefaultValueV2). */
@@ -129,7 +140,7 @@ const manualSource = controlElement({ fieldName: z.string().min(1), acceptableVa
 const externalSource = open({ chartId: z.string().min(1) });
 const impact = (types: readonly [string, ...string[]]) => ({ impactType: z.enum(types).optional(), impactTabsIds: z.array(z.string()).nullable().optional() });
 const IMPACT_TYPES = ['allTabs', 'currentTab', 'selectedTabs'] as const;
-const selectorBase = { title: z.string().min(1), autoHeight: flag, ...look, ...impact([...IMPACT_TYPES, 'asGroup']) };
+const selectorBase = { title: z.string().min(1), autoHeight: flag, ...controlLook, ...impact([...IMPACT_TYPES, 'asGroup']) };
 /** DashControlV2: by `sourceType`. */
 const controlData = z.discriminatedUnion('sourceType', [
   open({ ...selectorBase, sourceType: z.literal('dataset'), source: datasetSource }),
@@ -165,9 +176,8 @@ const groupControlItem = open({
     groupName: text,
     updateControlsOnChange: flag,
     ...impact(IMPACT_TYPES),
-    ...look,
+    ...controlLook,
   }),
-  defaults: record.optional(),
 });
 
 /** DashTabItemV2, told apart by `type`. */
@@ -189,8 +199,27 @@ const tab = strict({
   settings: open({ fixedHeaderCollapsedDefault: flag, isGoldenset: flag }).optional(),
 });
 
-/** DashDataV2 settings: as v1's (kept open, as there), with the dashboard's `backgroundSettings`. */
-const settings = dashSettingsV1.extend({ backgroundSettings: backgroundSettings.optional() });
+/** One parameter value or several, by name (DashDataV2.settings globalParams and signedGlobalParams). */
+const paramValues = z.record(z.string(), stringOrList);
+/** DashDataV2.settings: five required keys, the rest optional; open. */
+const settings = open({
+  autoupdateInterval: z.number().min(30).nullable(),
+  maxConcurrentRequests: z.number().min(1).nullable(),
+  silentLoading: z.boolean(),
+  dependentSelectors: z.boolean(),
+  expandTOC: z.boolean(),
+  aiChatHistoryEnabled: flag,
+  backgroundSettings: backgroundSettings.optional(),
+  enableAssistant: flag,
+  globalParams: paramValues.optional(),
+  hideDashTitle: flag,
+  hideTabs: flag,
+  loadOnlyVisibleCharts: flag,
+  loadPriority: z.enum(['charts', 'selectors']).optional(),
+  margins: z.tuple([z.number(), z.number()]).optional(),
+  signedGlobalParams: paramValues.optional(),
+  widgetsSettings: open({ backgroundSettings: backgroundSettings.optional(), borderRadius: z.number().optional() }).optional(),
+});
 
 /** DashDataV2: no `schemeVersion`, no `description` (annotation.description), at least one tab (changelog). */
 const dashData = open({
@@ -233,8 +262,7 @@ export const dashboardMethodsV3: Record<string, MethodSpec> = {
   createDashboard: {
     ...method(
       'Creates a dashboard (DashboardV2), in a folder (`entry.key`) or a workbook (`entry.workbookId` and `entry.name`).',
-      // meta: DashMetaV2 also takes booleans; kept as v1's strings here.
-      open({ entry: open({ data: dashData, meta: z.record(z.string(), z.string()).nullable(), annotation: annotation.optional(), key: text, workbookId: text, name: text }) }),
+      open({ entry: open({ data: dashData, meta: dashMeta, annotation: annotation.optional(), key: text, workbookId: text, name: text }) }),
       dashboardAnswer,
     ),
     ...where,
