@@ -51,12 +51,8 @@ class Samples {
   }
 }
 
-export const median = (values: readonly number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  if (sorted.length === 0) return Number.NaN;
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
-};
+/** The median of rounds (bench/verdict.ts, with the other statistics). */
+export { median } from './verdict.js';
 
 export interface BlastOptions {
   readonly connections: number;

@@ -10,14 +10,17 @@
 //        --gateway-log (pay for the per-request log line, written to /dev/null),
 //        --gateway-node-options "FLAGS" (extra Node/V8 flags for the gateway's process),
 //        --profile ROW (CPU-profile the process serving one row for 10 s and print its top functions by
-//        self time; no table), --tsx (run the children from TypeScript under tsx), --strict (exit 1 on a MISS),
+//        self time; no table), --tsx (run the children from TypeScript under tsx), --strict (exit 1 on a FAIL),
 //        --rate-tool autocannon (the half-rate latency runs with autocannon's overallRate instead of the
 //        open-loop paced generator; see load.ts for why that is not the default),
 //        --compare DIR (a second gateway built from another checkout, e.g. a git worktree of an older commit,
 //        measured in the same interleaved rounds as rows cmp-latest, cmp-v1-create and cmp-v1-get, and
 //        cmp-dash-v2-translated with the dashboard rows; DIR may be this checkout), --compare-node-options "FLAGS" (Node/V8 flags for that gateway instead of --gateway-node-options),
-//        --only ROW,ROW (measure only these rows and print their table: no latency runs, headlines or memory checks).
-// Exit code 1 when a check failed or a run had errors (any MISS too with --strict).
+//        --only ROW,ROW (measure only these rows and print their table: no latency runs, headlines or memory checks),
+//        --paired A B (two builds, git revisions or directories, each its own gateway, on the --only rows (gw-latest by
+//        default) in alternating rounds: the median ratio B / A of CPU per request, its spread and a verdict),
+//        --paired-rows R1 R2 (the same for two rows of this tree).
+// Exit code 1 when a check failed or a run had errors (a target FAIL too with --strict).
 
 import { loadavg, cpus, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -36,11 +39,23 @@ import { HEAD } from '../test/helpers/calendar.js';
 import { REPORT_CONTENT } from '../test/helpers/head-shapes.js';
 import { realShapedDashboardData } from './dashboard.js';
 import { impactRecordingCost } from './impact-record.js';
+import { type LabelledBuild, buildOf } from './checkout.js';
+import { type Pair, pairedLines } from './paired.js';
+import { type TargetCheck, perRoundRatios, takePair, targetLine } from './verdict.js';
 
 /** The head version as a header value: what the backend speaks and `latest` resolves to. */
 const HEAD_HEADER = String(HEAD);
 
+// `--paired A B` and `--paired-rows R1 R2` take two values each, which parseArgs cannot: taken out first.
+const pairedArg = takePair(process.argv.slice(2), '--paired');
+const pairedRowsArg = takePair(pairedArg.rest, '--paired-rows');
+const PAIRED_BUILDS = pairedArg.pair;
+const PAIRED_ROWS = pairedRowsArg.pair;
+if (PAIRED_BUILDS && PAIRED_ROWS) throw new Error('--paired and --paired-rows: one or the other');
+const PAIRED = PAIRED_BUILDS !== undefined || PAIRED_ROWS !== undefined;
+
 const { values: flags } = parseArgs({
+  args: pairedRowsArg.rest,
   options: {
     quick: { type: 'boolean', default: false },
     rounds: { type: 'string' },
@@ -73,8 +88,9 @@ const num = (value: string | undefined, fallback: number): number => {
   return n;
 };
 const quick = flags.quick === true;
-const ROUNDS = num(flags.rounds, quick ? 1 : 3);
-const DURATION_S = num(flags.duration, quick ? 2 : 5);
+// A paired run takes more, shorter rounds by default: its verdict counts rounds (bench/verdict.ts).
+const ROUNDS = num(flags.rounds, quick ? 1 : PAIRED ? 9 : 3);
+const DURATION_S = num(flags.duration, quick ? 2 : PAIRED ? 3 : 5);
 const WARMUP_S = num(flags.warmup, quick ? 1 : 2);
 const CONNECTIONS = num(flags.connections, 32);
 const PACED_ROUNDS = num(flags['paced-rounds'], quick ? 1 : 3);
@@ -120,7 +136,7 @@ const V1_PAGE_SIZE = 5;
 
 const mb = (bytes: number) => `${(bytes / MIB).toFixed(0)} MB`;
 const ms = (v: number) => (Number.isFinite(v) ? v.toFixed(2) : 'n/a');
-const verdict = (ok: boolean) => (ok ? 'PASS' : 'MISS');
+const verdict = (ok: boolean) => (ok ? 'PASS' : 'FAIL');
 const log = (line = '') => process.stdout.write(`${line}\n`);
 const progress = (line: string) => process.stderr.write(`  · ${line}\n`);
 const sleep = (msec: number) => new Promise((r) => setTimeout(r, msec));
@@ -166,6 +182,8 @@ let front: RunningNginx | undefined;
 let redis: RunningRedis | undefined;
 let build: Build | undefined;
 let compareBuild: Build | undefined;
+/** --paired A B: the two builds. */
+let pairedBuilds: LabelledBuild[] = [];
 let problems = 0; // failed checks and runs with errors → exit code 1
 let misses = 0;
 const problem = (what: string) => {
@@ -184,12 +202,15 @@ async function stopAll(): Promise<void> {
   build = undefined;
   compareBuild?.cleanup();
   compareBuild = undefined;
+  for (const b of pairedBuilds) b.cleanup();
+  pairedBuilds = [];
 }
 
 process.on('exit', () => {
   killAllChildren();
   build?.cleanup();
   compareBuild?.cleanup();
+  for (const b of pairedBuilds) b.cleanup();
 });
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
@@ -406,6 +427,38 @@ function makeTargets(
   return targets.sort((a, b) => rank(a.name) - rank(b.name));
 }
 
+/** --paired A B: each selected row twice, as `A:row` on build A's gateway and `B:row` on build B's. */
+function pairedTargets(selected: readonly Target[], gatewayUrl: string, gateways: ReadonlyMap<string, Child>): Target[] {
+  const wrong = selected.filter((t) => !t.url.startsWith(gatewayUrl)).map((t) => t.name);
+  if (wrong.length) {
+    throw new Error(`--paired: ${wrong.join(', ')} not served by the main gateway (rows: gw-latest, gw-v1-create, gw-v1-get, gw-passthrough-get, gw-v1-page, gw-v1-page-walk)`);
+  }
+  return selected.flatMap((t) =>
+    ['A', 'B'].map((side) => ({ ...t, name: `${side}:${t.name}`, url: t.url.replace(gatewayUrl, gateways.get(side)?.ready.url as string) })),
+  );
+}
+
+/** The paired run's verdicts: each pair's CPU per request B / A, round by round (bench/paired.ts). */
+function pairedReport(results: ReadonlyMap<string, readonly Measured[]>): void {
+  const side = (name: string, label: string) => {
+    const rs = results.get(name) ?? [];
+    return { label, cpuUs: rs.map((r) => r.cpuUs), rps: rs.map((r) => r.rps), errors: rs.reduce((n, r) => n + r.errors, 0) };
+  };
+  const [a, b] = pairedBuilds;
+  const pairs: Pair[] = PAIRED_ROWS
+    ? [{ row: `${PAIRED_ROWS[0]} (A) against ${PAIRED_ROWS[1]} (B)`, a: side(PAIRED_ROWS[0], PAIRED_ROWS[0]), b: side(PAIRED_ROWS[1], PAIRED_ROWS[1]) }]
+    : [...results.keys()]
+        .filter((n) => n.startsWith('A:'))
+        .map((n) => n.slice(2))
+        .map((row) => ({ row, a: side(`A:${row}`, a?.label ?? 'A'), b: side(`B:${row}`, b?.label ?? 'B') }));
+  log(`paired: ${ROUNDS} round(s) of ${DURATION_S} s, A and B back to back in each, the order swapped every other round (A B, B A, …), one backend`);
+  for (const pair of pairs) {
+    for (const line of pairedLines(pair).lines) log(line);
+    if (pair.a.errors + pair.b.errors > 0) problem(`${pair.row}: ${pair.a.errors + pair.b.errors} errors or non-2xx answers`);
+  }
+  log('(CPU µs/req: CPU time of the process serving the row per answer; the verdict is a sign test on the rounds, bench/README.md)');
+}
+
 /** One request per target before measuring: 200, and the shape each row is meant to exercise. */
 async function smokeCheck(targets: Target[], reportId: string, pageEntries: string, dashData: unknown): Promise<Map<string, number>> {
   const answerBytes = new Map<string, number>();
@@ -423,7 +476,9 @@ async function smokeCheck(targets: Target[], reportId: string, pageEntries: stri
     };
     if (res.status !== 200) fail('status is not 200');
     const deprecated = typeof res.headers.deprecation === 'string' && typeof res.headers.sunset === 'string';
-    switch (t.name.replace(/^cmp-/, 'gw-')) {
+    // A paired build's row (A:gw-latest) and a --compare row (cmp-latest) answer as the gw- row does.
+    const row = t.name.replace(/^[AB]:/, '').replace(/^cmp-/, 'gw-');
+    switch (row) {
       case 'gw-v1-create':
         if (json?.key !== V1_CREATE_KEY || 'workbookId' in json || typeof json.id !== 'string') fail('expected a v1 report with its key');
         if (!deprecated) fail('expected Deprecation and Sunset headers at v1');
@@ -460,7 +515,7 @@ async function smokeCheck(targets: Target[], reportId: string, pageEntries: stri
         break;
       default:
         if (json?.id !== reportId || json.workbookId !== 'wb_demo_marketing' || json.version !== 1) fail('expected the v2 report');
-        if (t.name === 'gw-latest' && res.headers['x-dl-api-version'] !== HEAD_HEADER) fail(`expected x-dl-api-version: ${HEAD_HEADER}`);
+        if (row === 'gw-latest' && res.headers['x-dl-api-version'] !== HEAD_HEADER) fail(`expected x-dl-api-version: ${HEAD_HEADER}`);
     }
   }
   return answerBytes;
@@ -528,6 +583,21 @@ async function main(): Promise<void> {
     });
     children.push(compareGateway);
   }
+  // --paired A B: a gateway child from each build, with the same options and backend.
+  const pairedGateways = new Map<string, Child>();
+  for (const [side, spec] of [['A', PAIRED_BUILDS?.[0]], ['B', PAIRED_BUILDS?.[1]]] as const) {
+    if (spec === undefined) continue;
+    const b = buildOf(spec);
+    pairedBuilds.push(b);
+    progress(`${side} = ${b.label}: transpiled ${b.files} files to ${b.dir} in ${b.ms.toFixed(0)} ms`);
+    const child = await startNodeChild(`gateway-${side}`, 'bench/gateway-process.ts', {
+      compiledDir: b.dir,
+      nodeArgs: ['--expose-gc', ...(flags['gateway-node-options']?.split(/\s+/).filter(Boolean) ?? [])],
+      args: [JSON.stringify(gatewayOptions)],
+    });
+    children.push(child);
+    pairedGateways.set(side, child);
+  }
   // The Redis row: a second gateway whose page tokens live in a Redis of our own, with no local cache in front.
   let gatewayRedis: Child | undefined;
   if (!flags['no-redis'] && hasRedisServer()) {
@@ -556,7 +626,9 @@ async function main(): Promise<void> {
   const pageEntries = JSON.stringify(pageAnswer.json?.entries?.map((e: { entryId: string }) => e.entryId));
   // The dashboard rows' gateways (default limits, one process per row) and the dashboard, saved through one of
   // them by a v2 client: the backend stores it in the v3 shape, stamped as saved at 2, so a v2 read is served.
-  const only = flags.only?.split(',').map((n) => n.trim()).filter(Boolean);
+  const onlyFlag = flags.only?.split(',').map((n) => n.trim()).filter(Boolean);
+  // --paired-rows measures its two rows; --paired the --only rows (gw-latest by default), each on both builds.
+  const only = PAIRED_ROWS ? [...PAIRED_ROWS] : PAIRED_BUILDS ? (onlyFlag ?? ['gw-latest']) : onlyFlag;
   const wantsDash = only ? only.some((n) => (DASH_ROWS as readonly string[]).includes(n)) : profileRow === undefined || profileRow.includes('dash');
   let dashV2: Child | undefined;
   let dashV3: Child | undefined;
@@ -623,12 +695,13 @@ async function main(): Promise<void> {
   const unknownRows = only?.filter((n) => !allTargets.some((t) => t.name === n)) ?? [];
   if (unknownRows.length) throw new Error(`--only: no row ${unknownRows.join(', ')} (rows: ${allTargets.map((t) => t.name).join(', ')})`);
   // --only measures its rows in the order given, so that rows to compare can run back to back in each round.
-  const targets = only ? only.map((n) => allTargets.find((t) => t.name === n) as Target) : allTargets;
+  const selected = only ? only.map((n) => allTargets.find((t) => t.name === n) as Target) : allTargets;
+  const targets = PAIRED_BUILDS ? pairedTargets(selected, gatewayUrl, pairedGateways) : selected;
   const answerBytes = await smokeCheck(targets, reportId, pageEntries, dashboard?.data);
   const byName = new Map(targets.map((t) => [t.name, t]));
   const target = (name: string) => byName.get(name) as Target;
   const servedBy = (name: string): Child | undefined =>
-    name === 'gw-dash-v2-translated' ? dashV2 : name === 'gw-dash-v2-each-read' ? dashEachRead : name === 'gw-dash-v3-streamed' ? dashV3 : name === 'cmp-dash-v2-translated' ? dashCompare : name.endsWith('-redis') ? gatewayRedis : name.startsWith('cmp-') ? compareGateway : name.startsWith('gw-') ? gateway : name === 'backend' ? backend : name.startsWith('bare-') ? bare : name === 'hpm-proxy' ? hpm : undefined;
+    /^[AB]:/.test(name) ? pairedGateways.get(name.slice(0, 1)) : name === 'gw-dash-v2-translated' ? dashV2 : name === 'gw-dash-v2-each-read' ? dashEachRead : name === 'gw-dash-v3-streamed' ? dashV3 : name === 'cmp-dash-v2-translated' ? dashCompare : name.endsWith('-redis') ? gatewayRedis : name.startsWith('cmp-') ? compareGateway : name.startsWith('gw-') ? gateway : name === 'backend' ? backend : name.startsWith('bare-') ? bare : name === 'hpm-proxy' ? hpm : undefined;
   const cpuOf = async (name: string): Promise<number | undefined> => {
     const child = servedBy(name);
     if (child) return child.call<number>('cpu');
@@ -691,13 +764,15 @@ async function main(): Promise<void> {
   log('');
 
   // --- warm-up, then interleaved rounds
-  for (const t of targets) {
+  // A paired run warms each side twice, in the rounds' order (A B, B A): its first round was often the slowest otherwise.
+  for (const t of PAIRED ? [...targets, ...[...targets].reverse()] : targets) {
     progress(`warm-up ${t.name}`);
     await blast(t, { connections: CONNECTIONS, durationS: WARMUP_S });
   }
   const results = new Map<string, Measured[]>(targets.map((t) => [t.name, []]));
   for (let round = 1; round <= ROUNDS; round++) {
-    for (const t of targets) {
+    // A paired run swaps the order every other round (A B, B A, …): a load that drifts within a round favours neither side.
+    for (const t of PAIRED && round % 2 === 0 ? [...targets].reverse() : targets) {
       const r = await measure(t, DURATION_S);
       results.get(t.name)?.push(r);
       progress(
@@ -742,7 +817,7 @@ async function main(): Promise<void> {
         ms(s.p50),
         ms(s.p99),
         s.errors === 0 ? '0' : `${s.errors} (${s.statuses})`,
-        (s.rps / (summary.get(floorOf(t.name))?.rps ?? Number.NaN)).toFixed(2),
+        summary.has(floorOf(t.name)) ? (s.rps / (summary.get(floorOf(t.name))?.rps ?? Number.NaN)).toFixed(2) : 'n/a',
         Number.isFinite(s.cpuUs) ? s.cpuUs.toFixed(0) : 'n/a',
         Number.isFinite(s.gcUs) ? s.gcUs.toFixed(1) : 'n/a',
         Number.isFinite(s.fullGcs) ? s.fullGcs.toFixed(0) : 'n/a',
@@ -756,10 +831,12 @@ async function main(): Promise<void> {
     log(`(GC µs/req: that process's garbage-collection pauses per response; full GCs: its full (mark-compact) collections in a round. Objects that outlive a scavenge show up as both growing)`);
     log('');
   };
-  // A headline: a figure against its target (a MISS fails the run only with --strict).
-  const headline = (label: string, value: string, goal: string, ok: boolean, note = '') => {
-    if (!ok) misses++;
-    log(`${label.padEnd(62)} ${value.padStart(9)}   target ${goal.padEnd(9)} ${verdict(ok)}${note ? `   ${note}` : ''}`);
+  // A headline: the median of its rounds against its target, every round shown (a FAIL fails the run only with --strict).
+  const headline = (check: TargetCheck): boolean => {
+    const { line, pass } = targetLine({ labelWidth: 62, ...check });
+    if (!pass) misses++;
+    log(line);
+    return pass;
   };
   // --- the dashboard rows: the translated read against the streamed one, each gateway's peak RSS, the answer's size
   const dashboardSection = async () => {
@@ -768,7 +845,6 @@ async function main(): Promise<void> {
     const streamed = summary.get('gw-dash-v3-streamed')!;
     // Paired per round (the two rows run back to back), then the median: the machine's drift cancels out.
     const perRound = translated.cpuPerRound.map((c, i) => c / (streamed.cpuPerRound[i] ?? Number.NaN));
-    const cpuRatio = median(perRound);
     const [s2, s3, limits] = [await dashV2.call<GatewayStats>('stats'), await dashV3.call<GatewayStats>('stats'), await dashV2.call<{ responseBytes: number; bodyBytes: number }>('limits')];
     const peak = (s: GatewayStats) => Math.max(s.peakRss, s.maxRss);
     const kib = (bytes: number | undefined) => `${((bytes ?? Number.NaN) / 1024).toFixed(0)} KiB`;
@@ -778,13 +854,14 @@ async function main(): Promise<void> {
     log(
       `  limits.responseBytes (default) ${limits.responseBytes} bytes = ${(limits.responseBytes / v3Bytes).toFixed(1)}× the backend's answer that the v2 read buffers; limits.bodyBytes (default) ${limits.bodyBytes} = ${(limits.bodyBytes / dashboard.requestBytes).toFixed(1)}× the v2 save's body`,
     );
-    headline(
-      'dashboard CPU/req, translated (gw-dash-v2-translated / gw-dash-v3-streamed)',
-      `${cpuRatio.toFixed(2)}×`,
-      `≤ ${DASH_TRANSLATED_CPU_MAX}×`,
-      cpuRatio <= DASH_TRANSLATED_CPU_MAX,
-      `(${translated.cpuUs.toFixed(0)} µs against ${streamed.cpuUs.toFixed(0)} µs; per round ${perRound.map((r) => r.toFixed(2)).join(' / ')}; req/s ${(translated.rps / streamed.rps).toFixed(2)}×)`,
-    );
+    headline({
+      label: 'dashboard CPU/req, translated (gw-dash-v2-translated / gw-dash-v3-streamed)',
+      op: '≤',
+      goal: DASH_TRANSLATED_CPU_MAX,
+      unit: '×',
+      values: perRound,
+      note: `(${translated.cpuUs.toFixed(0)} µs against ${streamed.cpuUs.toFixed(0)} µs; req/s ${(translated.rps / streamed.rps).toFixed(2)}×)`,
+    });
     const eachRead = summary.get('gw-dash-v2-each-read');
     if (eachRead) {
       const rounds = eachRead.cpuPerRound.map((c, i) => c / (streamed.cpuPerRound[i] ?? Number.NaN));
@@ -805,6 +882,11 @@ async function main(): Promise<void> {
     log(`${'dashboard gateways\' peak RSS: translated (v2) / streamed (head)'.padEnd(62)} ${mb(peak(s2)).padStart(9)}   ${mb(peak(s3))} (heap used now ${mb(s2.heapUsed)} / ${mb(s3.heapUsed)})`);
     log('');
   };
+  if (PAIRED) {
+    throughputTable();
+    pairedReport(results);
+    return;
+  }
   if (only) {
     throughputTable();
     await dashboardSection();
@@ -884,49 +966,70 @@ async function main(): Promise<void> {
 
   // --- headlines
   await dashboardSection();
-  const rpsOf = (name: string) => summary.get(name)?.rps ?? Number.NaN;
-  const ratio = (name: string) => rpsOf(name) / rpsOf(floorOf(name));
+  // Each ratio is taken round by round (a row and its floor run seconds apart) and judged on the median of the rounds.
+  const rpsRounds = (name: string) => perRoundRatios(summary.get(name)?.perRound ?? [], summary.get(floorOf(name))?.perRound ?? []);
   const cpuNote = (name: string) => {
-    const c = summary.get(name)?.cpuUs ?? Number.NaN;
-    const floor = summary.get(floorOf(name))?.cpuUs ?? Number.NaN;
-    return Number.isFinite(c) && Number.isFinite(floor) ? `(CPU/req ${c.toFixed(0)} µs = ${(c / floor).toFixed(2)}× the ${floorOf(name)} row's)` : '';
+    const rounds = perRoundRatios(summary.get(name)?.cpuPerRound ?? [], summary.get(floorOf(name))?.cpuPerRound ?? []);
+    return `(CPU/req ${(summary.get(name)?.cpuUs ?? Number.NaN).toFixed(0)} µs; ${median(rounds).toFixed(2)}× the ${floorOf(name)} row's, rounds ${rounds.map((r) => r.toFixed(2)).join(', ')})`;
   };
-  headline('pass-through ratio (gw-latest / bare-proxy)', ratio('gw-latest').toFixed(2), `≥ ${PASS_THROUGH_MIN}`, ratio('gw-latest') >= PASS_THROUGH_MIN, cpuNote('gw-latest'));
-  headline(
-    'translation ratio (gw-v1-create / bare-create)',
-    ratio('gw-v1-create').toFixed(2),
-    `≥ ${TRANSLATION_MIN}`,
-    ratio('gw-v1-create') >= TRANSLATION_MIN,
-    `${cpuNote('gw-v1-create')} (against bare-proxy's getReport: ${(rpsOf('gw-v1-create') / bareRps).toFixed(2)})`,
-  );
-  headline('response-check ratio (gw-v1-get / bare-proxy)', ratio('gw-v1-get').toFixed(2), `≥ ${TRANSLATION_MIN}`, ratio('gw-v1-get') >= TRANSLATION_MIN, cpuNote('gw-v1-get'));
-  headline(
-    'web pass-through ratio (gw-passthrough-get / bare-get)',
-    ratio('gw-passthrough-get').toFixed(2),
-    `≥ ${WEB_PASS_THROUGH_MIN}`,
-    ratio('gw-passthrough-get') >= WEB_PASS_THROUGH_MIN,
-    cpuNote('gw-passthrough-get'),
-  );
+  const ratioTarget = (label: string, name: string, goal: number, extra = '') =>
+    headline({ label, op: '≥', goal, values: rpsRounds(name), note: `${cpuNote(name)}${extra}` });
+  ratioTarget('pass-through ratio, req/s (gw-latest / bare-proxy)', 'gw-latest', PASS_THROUGH_MIN);
+  const againstGet = median(perRoundRatios(summary.get('gw-v1-create')?.perRound ?? [], summary.get('bare-proxy')?.perRound ?? []));
+  ratioTarget('translation ratio, req/s (gw-v1-create / bare-create)', 'gw-v1-create', TRANSLATION_MIN, ` (against bare-proxy's getReport: ${againstGet.toFixed(2)})`);
+  ratioTarget('response-check ratio, req/s (gw-v1-get / bare-proxy)', 'gw-v1-get', TRANSLATION_MIN);
+  ratioTarget('web pass-through ratio, req/s (gw-passthrough-get / bare-get)', 'gw-passthrough-get', WEB_PASS_THROUGH_MIN);
   for (const n of pacedNames.filter((name) => !name.startsWith('bare-'))) {
-    const s = pacedSummary.get(n);
-    const added = (s?.p99 ?? Number.NaN) - floorP99(n);
-    const saturated = s !== undefined && (s.drainMs > SATURATED_DRAIN_MS || s.dropped > 0);
-    headline(`added p99 at ${pacedRate} req/s, ${n} (vs ${floorOf(n)})`, `${ms(added)} ms`, `≤ ${ADDED_P99_MAX_MS} ms`, added <= ADDED_P99_MAX_MS, saturated ? '(the gateway could not sustain this rate)' : '');
+    const rounds = pacedResults.get(n) ?? [];
+    const floorRounds = pacedResults.get(floorOf(n)) ?? [];
+    const added = rounds.map((r, i) => r.p99 - (floorRounds[i]?.p99 ?? Number.NaN));
+    const saturated = rounds.some((r) => r.drainMs > SATURATED_DRAIN_MS || r.dropped > 0);
+    headline({
+      label: `added p99 at ${pacedRate} req/s, ${n} (vs ${floorOf(n)})`,
+      op: '≤',
+      goal: ADDED_P99_MAX_MS,
+      unit: 'ms',
+      values: added,
+      ...(saturated && { note: '(the gateway could not sustain this rate in some round)' }),
+    });
   }
-  headline('gateway peak RSS (throughput + latency runs)', mb(gatewayPeak), `≤ ${mb(PEAK_RSS_MAX)}`, gatewayPeak <= PEAK_RSS_MAX, `(bare proxy peak ${mb(bareStats.maxRss)}; gateway heap ${mb(gwAfterLoad.heapUsed)} used of ${mb(gwAfterLoad.heapTotal)} now)`);
+  headline({
+    label: 'gateway peak RSS (throughput + latency runs)',
+    op: '≤',
+    goal: PEAK_RSS_MAX / MIB,
+    unit: 'MB',
+    stat: 'max',
+    of: 'whole run',
+    digits: 1,
+    values: [gatewayPeak / MIB],
+    note: `(bare proxy peak ${mb(bareStats.maxRss)}; gateway heap ${mb(gwAfterLoad.heapUsed)} used of ${mb(gwAfterLoad.heapTotal)} now)`,
+  });
   if (gatewayRedis) {
     const cache = await gatewayRedis.call<{ connected?: number; errors: number; byReason: string }>('cache');
-    if (cache.errors > 0) problem(`the Redis gateway counted ${cache.errors} cache errors (${cache.byReason}): its row did not measure Redis alone`);
-    else log(`${'cache errors of the Redis gateway (all its lookups reached Redis)'.padEnd(62)} ${'0'.padStart(9)}   target 0         PASS`);
+    const label = 'cache errors of the Redis gateway (all its lookups reached Redis)';
+    if (!headline({ label, op: '=', goal: 0, stat: 'total', of: 'whole run', digits: 0, values: [cache.errors], note: cache.byReason })) {
+      problem(`the Redis gateway counted cache errors: its row did not measure Redis alone`);
+    }
   }
   // The impact record's cost on the request path, measured alone: the rows above cannot resolve 5 µs on a shared machine.
   const recording = await impactRecordingCost(100_000);
-  const worst = recording.reduce((a, b) => (b.cpuUs > a.cpuUs ? b : a));
-  headline('impact recording, CPU per /rpc call (worst row, measured alone)', `${worst.cpuUs.toFixed(2)} µs`, '≤ 5 µs', worst.cpuUs <= 5,
-    `(${recording.map((c) => `${c.store}, ${c.row}: ${c.cpuUs.toFixed(2)}`).join('; ')})`);
-  const runErrors = [...summary.values()].reduce((n, s) => n + s.errors, 0) + [...pacedSummary.values()].reduce((n, s) => n + s.errors, 0);
-  if (runErrors > 0) problem(`${runErrors} errors or non-2xx answers during the runs (see the errors columns)`);
-  else log(`${'errors and non-2xx answers, all runs'.padEnd(62)} ${'0'.padStart(9)}   target 0         PASS`);
+  headline({
+    label: 'impact recording, CPU per /rpc call (worst row, measured alone)',
+    op: '≤',
+    goal: 5,
+    unit: 'µs',
+    stat: 'max',
+    of: 'rows',
+    values: recording.map((c) => c.cpuUs),
+    note: `(in order: ${recording.map((c) => `${c.store}, ${c.row}`).join('; ')})`,
+  });
+  const roundErrors = (runs: ReadonlyMap<string, readonly RunResult[]>, count: number) =>
+    Array.from({ length: count }, (_, i) => [...runs.values()].reduce((n, rs) => n + (rs[i]?.errors ?? 0), 0));
+  const errorRounds = [...roundErrors(results, ROUNDS), ...roundErrors(pacedResults, PACED_ROUNDS)];
+  const errorsLabel = 'errors and non-2xx answers, all runs';
+  if (!headline({ label: errorsLabel, op: '=', goal: 0, stat: 'total', of: 'throughput then paced rounds', digits: 0, values: errorRounds })) {
+    problem('errors or non-2xx answers during the runs (see the errors columns)');
+  }
 
   // --- memory, response cap, connection reuse
   if (!flags['no-memory']) {
