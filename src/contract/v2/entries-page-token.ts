@@ -26,7 +26,8 @@ export const getEntriesV2: MethodSpec = {
   request: open({
     ...getEntriesArgs,
     ids: z.array(z.string()).max(1000).optional(),
-    createdBy: z.array(z.string()).optional(),
+    // At most 1000 creators, as ids (GetEntriesV2Args, datalens-sdk spec/yacloud.json@021501bb).
+    createdBy: z.array(z.string()).max(1000).optional(),
     pageToken: z.string().optional(),
     pageSize: z.number().int().min(1).max(LARGEST_PAGE_SIZE).optional(),
     ignoreSharedEntries: z.boolean().optional(),

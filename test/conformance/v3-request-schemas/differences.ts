@@ -59,8 +59,4 @@ export const KNOWN_DIFFERENCES: readonly KnownDifference[] = [
     prefix: 'deleteFolder folderId: required',
     reason: 'OPEN: the spec requires folderId; the gateway lets it out while test/replay/fixtures/v2-listed.ts deletes a folder by `key` (which the reference backend also takes)',
   },
-  {
-    prefix: 'getEntries createdBy: maxItems',
-    reason: 'OPEN: the spec allows at most 1000 creators; the schema is in src/contract/v2/entries-page-token.ts, which another change was editing when this list was written',
-  },
 ];

@@ -1,6 +1,6 @@
 // The real version-3 request schemas (v3-request-schemas.json) and the gateway's own, both normalised per method.
 
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { shippedContract } from '../../../src/contract/index.js';
 import { loadContract } from '../../../src/core/contract-model/load.js';
 import { openApiFor } from '../../../src/core/derive/openapi.js';
@@ -47,4 +47,25 @@ export function gatewayRequest(doc: Json, method: string): Node | undefined {
   const schema = op.requestBody?.content?.['application/json']?.schema;
   const resolve = (ref: string) => doc.components?.schemas?.[ref.replace('#/components/schemas/', '')];
   return normalise(schema ?? {}, resolve);
+}
+
+/** ../shared/reference beside the repository root; absent in a clean clone (CI). */
+const V2_INDEX = new URL('../../../../shared/reference/datalens-api-v2-operation-schema-index.json', import.meta.url);
+
+/**
+ * The methods whose real version-2 request names the same component as version 3's in the real v2 operation schema
+ * index (an inline body or none counts as the same where both are): the v3 facts are taken to hold for them at
+ * version 2 too, as far as the index can tell. Undefined when the index is not beside the repository.
+ */
+export function sameAtVersion2(): readonly string[] | undefined {
+  if (!existsSync(V2_INDEX)) return undefined;
+  const index: Record<string, { request_schema_kind?: string; request_schema_ref?: string }> = JSON.parse(readFileSync(V2_INDEX, 'utf8'));
+  return Object.keys(REAL.methods)
+    .sort()
+    .filter((m) => {
+      const v2 = index[m];
+      const v3 = REAL.methods[m]!.component;
+      const v2name = v2?.request_schema_kind === 'ref' ? v2.request_schema_ref : v2?.request_schema_kind;
+      return v2name !== undefined && v2name === v3;
+    });
 }
