@@ -43,7 +43,7 @@ export const datasetMethods: Record<string, MethodSpec> = {
   ),
   createDataset: method(
     'Creates a dataset, in a folder (`dir_path`) or a workbook (`workbook_id`).',
-    // DatasetCreate (the same document): `dataset` required; `options` is read-only there and passed on.
+    // DatasetCreate (the same document): `dataset` required.
     open({
       dataset: datasetContent,
       name: text,
@@ -52,7 +52,6 @@ export const datasetMethods: Record<string, MethodSpec> = {
       collection_id: text,
       created_via: z.unknown().optional(),
       preview: flag,
-      options: record.optional(),
       multisource: flag,
     }),
     dataset,
@@ -61,7 +60,7 @@ export const datasetMethods: Record<string, MethodSpec> = {
   // DatasetUpdate (the same document): a `data` given holds the dataset.
   updateDataset: method(
     'Replaces the draft of a dataset.',
-    strict({ datasetId: id, data: open({ dataset: datasetContent, options: record.optional() }).optional() }),
+    strict({ datasetId: id, data: open({ dataset: datasetContent }).optional() }),
     dataset,
   ),
   deleteDataset: method('Deletes a dataset.', strict({ datasetId: id }), empty),

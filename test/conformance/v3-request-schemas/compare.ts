@@ -82,9 +82,11 @@ function discriminator(variants: readonly Node[]): string | undefined {
     const p = n.kind === 'typed' ? n.props?.get(key) : undefined;
     return p?.kind === 'typed' && p.enum?.length === 1 ? String(p.enum[0]) : undefined;
   };
-  const first = variants[0];
+  // Variants the data file leaves out have no say.
+  const named = variants.filter((v) => v.kind !== 'not-extracted');
+  const first = named[0];
   if (!first || first.kind !== 'typed' || !first.props) return undefined;
-  return sorted(first.props.keys()).find((key) => variants.every((v) => single(v, key) !== undefined) && new Set(variants.map((v) => single(v, key))).size === variants.length);
+  return sorted(first.props.keys()).find((key) => named.every((v) => single(v, key) !== undefined) && new Set(named.map((v) => single(v, key))).size === named.length);
 }
 
 function labelOf(n: Node, key: string | undefined, i: number): string {

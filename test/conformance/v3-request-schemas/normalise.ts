@@ -46,7 +46,12 @@ export function normalise(schema: unknown, resolve: Resolve, depth = 0): Node {
   const alternatives = (s.anyOf ?? s.oneOf) as unknown[] | undefined;
   const own = ownNode(s, resolve, depth);
   if (own) parts.push(own);
-  if (Array.isArray(alternatives)) parts.push(alts(alternatives.map((a) => normalise(a, resolve, depth + 1))));
+  if (Array.isArray(alternatives)) {
+    const variants = alternatives.map((a) => normalise(a, resolve, depth + 1));
+    // OpenAPI's discriminator: the property must be present in every variant that names it.
+    const key = s['x-discriminator'];
+    parts.push(alts(typeof key === 'string' ? variants.map((v) => requiring(v, key)) : variants));
+  }
   return parts.reduce<Node>((acc, part) => merge(acc, part), { kind: 'any' });
 }
 
@@ -62,7 +67,9 @@ function ownNode(s: Json, resolve: Resolve, depth: number): Typed | undefined {
     constrains = true;
   }
   if (s.properties && typeof s.properties === 'object') {
-    node.props = new Map(Object.entries(s.properties as Json).map(([k, v]) => [k, normalise(v, resolve, depth + 1)]));
+    // A read-only property is the server's: not part of a request.
+    const entries = Object.entries(s.properties as Json).filter(([, v]) => !(v && typeof v === 'object' && (v as Json).readOnly === true));
+    node.props = new Map(entries.map(([k, v]) => [k, normalise(v, resolve, depth + 1)]));
     constrains = true;
   }
   if (Array.isArray(s.required)) node.required = new Set(s.required as string[]);
@@ -81,6 +88,12 @@ function ownNode(s: Json, resolve: Resolve, depth: number): Typed | undefined {
     constrains = true;
   }
   return constrains ? node : undefined;
+}
+
+/** The variant with `key` required where it names that property. */
+function requiring(node: Node, key: string): Node {
+  if (node.kind !== 'typed' || !node.props?.has(key)) return node;
+  return { ...node, required: new Set([...(node.required ?? []), key]) };
 }
 
 const isEmptySchema = (v: unknown) => typeof v === 'object' && v !== null && Object.keys(v).length === 0;
