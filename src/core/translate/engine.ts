@@ -117,7 +117,6 @@ export async function checkRoundTrips(plan: MethodPlan, checks: readonly Pending
 export async function translateResponse(plan: MethodPlan, body: unknown, ctx: MigrationContext, policy: GuardPolicy = DEFAULT_POLICY): Promise<unknown> {
   const checks = guardObjects(plan, body, policy);
   if (checks) await checkRoundTrips(plan, checks, ctx, policy);
-  // An answer that is an array (getWorkbooksByIds) holds objects too: its located objects are migrated as well.
-  if ((!isJsonObject(body) && !Array.isArray(body)) || plan.down.length === 0) return body;
-  return run(plan, plan.down, body as Json, ctx);
+  if (!isJsonObject(body) || plan.down.length === 0) return body;
+  return run(plan, plan.down, body, ctx);
 }
