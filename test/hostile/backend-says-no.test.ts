@@ -600,7 +600,8 @@ function checkAnswer(expect: ExpectStatic, call: Call, outcome: Outcome, fault: 
         expect.soft(body).toMatchObject({ id: call.id === 'b' ? 'rep_cell' : 'rep_new', key: KEY, version: 1 });
         expect.soft(body).not.toHaveProperty('workbookId');
       } else {
-        expect.soft(body).toEqual({ entries: [entry(4), entry(5)], nextPageToken: 'tok_6' });
+        // A v1 page says whether another follows (a token leads past it), as real DataLens version 1 answers.
+        expect.soft(body).toEqual({ entries: [entry(4), entry(5)], nextPageToken: 'tok_6', hasNextPage: true });
       }
       return;
     }
