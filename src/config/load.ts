@@ -46,13 +46,14 @@ export const ENV_OVERRIDES = {
   HOST: 'listen.host',
   UPSTREAM_URL: 'upstream.url',
   UPSTREAM_TIMEOUT_MS: 'upstream.timeoutMs',
+  UPSTREAM_API_VERSION: 'upstream.apiVersion',
   ADMIN_HOST: 'admin.host',
   ADMIN_PORT: 'admin.port',
   REDIS_URL: 'cache.redis.url',
   TRUSTED_PROXIES: 'listen.trustedProxies',
 } as const;
 
-const INTEGER_ENV = new Set(['PORT', 'UPSTREAM_TIMEOUT_MS', 'ADMIN_PORT']);
+const INTEGER_ENV = new Set(['PORT', 'UPSTREAM_TIMEOUT_MS', 'UPSTREAM_API_VERSION', 'ADMIN_PORT']);
 /** Variables holding a list: its items separated by commas or spaces. */
 const LIST_ENV = new Set(['TRUSTED_PROXIES']);
 
@@ -130,9 +131,12 @@ function adminTokenOf(config: GatewayConfig, env: Env): { token?: string; proble
 }
 
 /** The config's calendar must cover exactly the contract's versions: a version needs both a schema and dates. */
-export function contractProblems(calendar: Calendar, contractVersions: readonly number[]): string[] {
+export function contractProblems(calendar: Calendar, contractVersions: readonly number[], upstreamVersion?: number): string[] {
   const configured = new Set(calendar.entries.map((e) => e.version));
   const problems: string[] = [];
+  if (upstreamVersion !== undefined && !contractVersions.includes(upstreamVersion)) {
+    problems.push(`upstream.apiVersion: version ${upstreamVersion} is not in the API contract (versions ${contractVersions.join(', ')})`);
+  }
   for (const v of configured) {
     if (!contractVersions.includes(v)) {
       problems.push(`lifecycle.versions: version ${v} is not in the API contract (versions ${contractVersions.join(', ')})`);
@@ -145,7 +149,7 @@ export function contractProblems(calendar: Calendar, contractVersions: readonly 
 }
 
 /** The calendar's own checks: versions listed once, dates in order, and (with `contractVersions`) the contract's versions. */
-function calendarProblems(lifecycle: GatewayConfig['lifecycle'], contractVersions: readonly number[] | undefined): { calendar?: Calendar; problems: string[] } {
+function calendarProblems(lifecycle: GatewayConfig['lifecycle'], contractVersions: readonly number[] | undefined, upstreamVersion?: number): { calendar?: Calendar; problems: string[] } {
   const problems: string[] = [];
   const seen = new Set<number>();
   for (const [i, v] of lifecycle.versions.entries()) {
@@ -170,7 +174,7 @@ function calendarProblems(lifecycle: GatewayConfig['lifecycle'], contractVersion
   } catch (e) {
     return { problems: [`lifecycle.versions: ${(e as Error).message}`] };
   }
-  return { calendar, problems: contractVersions ? contractProblems(calendar, contractVersions) : [] };
+  return { calendar, problems: contractVersions ? contractProblems(calendar, contractVersions, upstreamVersion) : [] };
 }
 
 /**
@@ -186,7 +190,7 @@ export function parseConfig(document: unknown, env: Env = {}, source = '(inline)
   const result = configSchema.safeParse(applied.document);
   if (!result.success) problems.push(...formatIssues(result.error, applied.fromEnv));
   const lifecycle = result.success ? { success: true as const, data: result.data.lifecycle } : configSchema.shape.lifecycle.safeParse(applied.document.lifecycle);
-  const { calendar, problems: calendarIssues } = lifecycle.success ? calendarProblems(lifecycle.data, check.contractVersions) : { problems: [] };
+  const { calendar, problems: calendarIssues } = lifecycle.success ? calendarProblems(lifecycle.data, check.contractVersions, result.success ? result.data.upstream.apiVersion : undefined) : { problems: [] };
   problems.push(...calendarIssues);
   if (!result.success || !calendar) throw new ConfigError(source, problems);
   const config = result.data;

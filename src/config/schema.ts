@@ -148,6 +148,8 @@ export const configSchema = z.strictObject({
       timeoutMs: z.number().int().positive().default(DEFAULTS.upstreamTimeoutMs),
       maxSockets: z.number().int().positive().default(DEFAULTS.upstreamMaxSockets),
       keepAliveMs: z.number().int().positive().default(DEFAULTS.upstreamKeepAliveMs),
+      /** The API version the backend speaks (one of the contract's; unset: the contract's head). */
+      apiVersion: z.number().int().positive().optional(),
     })
     .prefault({}),
   limits: z
@@ -308,6 +310,9 @@ export const configSchema = z.strictObject({
     })
     .prefault({}),
 });
+
+/** The API version the backend speaks: `upstream.apiVersion`, or the contract's head when unset. */
+export const backendVersionOf = (config: GatewayConfig, head: number): number => config.upstream.apiVersion ?? head;
 
 /** Pass-through is on by default in front of a real upstream, and off in front of the embedded reference backend (it has no web UI). */
 export const passthroughEnabled = (config: GatewayConfig): boolean =>

@@ -10,6 +10,8 @@ export const ERROR_CATALOGUE = {
   API_VERSION_SUNSET: { status: 410, title: 'API version sunset' },
   UNSUPPORTED_OBJECT_VERSION: { status: 409, title: 'Unsupported object version' },
   VERSION_TRANSLATION_FAILED: { status: 422, title: 'Version translation failed' },
+  // The method exists at the client's version but the backend (upstream.apiVersion, below it) cannot serve it.
+  METHOD_NOT_SERVED_BY_BACKEND: { status: 404, title: 'Method not served by this backend' },
   INVALID_JSON: { status: 400, title: 'Invalid JSON' },
   METHOD_NOT_ALLOWED: { status: 405, title: 'Method not allowed' },
   PAYLOAD_TOO_LARGE: { status: 413, title: 'Payload too large' },

@@ -10,7 +10,7 @@ import { createBackendClient } from '../adapters/backend-client.js';
 import { createContractServices } from '../adapters/contract-services.js';
 import { createTranslatedAnswers } from '../adapters/cache/translated-answers.js';
 import { ConfigError, contractProblems, type LoadedConfig } from '../config/load.js';
-import { passthroughEnabled } from '../config/schema.js';
+import { backendVersionOf, passthroughEnabled } from '../config/schema.js';
 import type { Clock, Runtime } from '../ports/runtime.js';
 import type { ImpactRecorder } from '../ports/impact.js';
 import { createPassThrough } from '../edge/passthrough/passthrough.js';
@@ -53,7 +53,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   };
   try {
     const contract = loadContract(options.contract);
-    const problems = contractProblems(calendar, contract.versions);
+    const problems = contractProblems(calendar, contract.versions, config.upstream.apiVersion);
     if (problems.length) throw new ConfigError(source, problems);
     const backend = createBackendClient({ baseUrl: options.upstreamUrl, dispatcher: forwarder.pool, timeoutMs: config.upstream.timeoutMs });
     const inFlight = new InFlight(close);
@@ -61,7 +61,8 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       config,
       calendar,
       contract,
-      plans: buildPlans(contract),
+      backendVersion: backendVersionOf(config, contract.head),
+      plans: buildPlans(contract, backendVersionOf(config, contract.head)),
       forwarder,
       passthrough,
       backend,

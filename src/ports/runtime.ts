@@ -19,6 +19,8 @@ export interface Runtime {
   readonly config: GatewayConfig;
   readonly calendar: Calendar;
   readonly contract: LoadedContract;
+  /** The API version the backend speaks (upstream.apiVersion, or the contract's head). */
+  readonly backendVersion: number;
   readonly plans: ReadonlyMap<string, MethodPlan>;
   readonly forwarder: Forwarder;
   /** Requests outside /rpc/ and the gateway's own routes go to the upstream through this; undefined when off. */

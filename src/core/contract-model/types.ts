@@ -24,7 +24,7 @@ export type Target =
 export interface MigrationContext {
   /** The client's version for this request. */
   readonly clientVersion: number;
-  /** Calls the backend at the latest version; resolves to the parsed JSON of a 2xx answer, throws otherwise. */
+  /** Calls the backend at the version it speaks (upstream.apiVersion); resolves to the parsed JSON of a 2xx answer, throws otherwise. */
   readonly callBackend: (method: string, body: Record<string, unknown>) => Promise<Record<string, unknown>>;
   /** Identifies the caller (a hash of the credential and org) so per-user caches never mix users. */
   readonly principal: string;
@@ -103,6 +103,18 @@ export interface CustomChange extends ChangeBase {
    * round trip needs it to serve an object saved under a newer version; without it such objects are refused.
    */
   readonly objectUp?: Readonly<Record<string, BodyMigration>>;
+  /**
+   * Per method in `request`: the way down, for a backend below this version (the newer request → the older one).
+   * Throws VERSION_TRANSLATION_FAILED (422) when a value cannot be carried down.
+   */
+  readonly requestDown?: Readonly<Record<string, BodyMigration>>;
+  /** Per method in `response`: the way up, for a backend below this version (the older answer → the newer one). */
+  readonly responseUp?: Readonly<Record<string, BodyMigration>>;
+  /**
+   * Why this change has no way back for some migration it declares: the methods it touches are then not served by a
+   * backend below its version (METHOD_NOT_SERVED_BY_BACKEND, with this reason).
+   */
+  readonly oneWay?: string;
 }
 
 export type Change = FieldAdded | FieldRemoved | FieldRenamed | FieldToArray | MethodAdded | MethodRemoved | CustomChange;

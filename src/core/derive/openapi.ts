@@ -150,6 +150,8 @@ export interface DocumentLifecycle {
   /** The version is deprecated now: every operation is marked, and info says until when it is served. */
   readonly deprecated: boolean;
   readonly sunset?: Date | undefined;
+  /** Methods this deployment's backend does not serve (a backend below the version): left out of the document. */
+  readonly notServed?: ReadonlySet<string>;
 }
 
 /** The one rule for fields a request object does not name, at every version (docs/reference/catalogue.md). */
@@ -173,7 +175,7 @@ export function openApiFor(
   const families = new Map<string, Family>();
   for (const name of Object.keys(spec.methods).sort()) {
     const method = spec.methods[name];
-    if (!method) continue;
+    if (!method || lifecycle.notServed?.has(name)) continue;
     const family = familyOf(name);
     families.set(family.name, family);
     paths[`/rpc/${name}`] = { post: operationOf(contract, version, name, method, family, lifecycle, schemas) };

@@ -3,7 +3,7 @@
 import { BackendCallError, GatewayError } from '../errors.js';
 import { toValidationIssues } from '../validation-issues.js';
 import type { Json, MigrationContext, ObjectLocation } from '../contract-model/types.js';
-import { DEFAULT_POLICY, type GuardPolicy, type KindHistory, decideObject, lostFields } from './guard.js';
+import { DEFAULT_POLICY, type GuardPolicy, type KindHistory, decideObject, differences, lostFields } from './guard.js';
 import { collect, getAt, isJsonObject } from './paths.js';
 import type { MethodPlan } from './plan.js';
 import { isPromiseLike } from './promise-like.js';
@@ -41,7 +41,61 @@ async function run(plan: MethodPlan, steps: MethodPlan['up'], body: Json, ctx: M
 }
 
 export function translateRequest(plan: MethodPlan, body: Json, ctx: MigrationContext): Promise<Json> {
+  if (plan.requestBack) return translateDown(plan, body, ctx);
   return plan.up.length ? run(plan, plan.up, body, ctx) : Promise.resolve(body);
+}
+
+/**
+ * A request above the backend's version, down to it: refused (422, the fields named) when the structural way back
+ * does not give back what the client sent, or when the result is not a request the backend's version takes.
+ */
+async function translateDown(plan: MethodPlan, body: Json, ctx: MigrationContext): Promise<Json> {
+  const original = structuredClone(body);
+  const sent = await run(plan, plan.up, body, ctx);
+  const back = await run(plan, plan.requestBack ?? [], structuredClone(sent), ctx);
+  const fields = lostPaths(original, back);
+  if (fields.length > 0) {
+    throw new GatewayError('VERSION_TRANSLATION_FAILED', `API version ${plan.head}, which the backend speaks, cannot carry ${fields.join(', ')} of this ${plan.method} request`, {
+      method: plan.method,
+      field: fields[0],
+      fields,
+      backendVersion: plan.head,
+      reason: `these fields do not translate down to API version ${plan.head} and back unchanged`,
+    });
+  }
+  const checked = plan.backendRequest?.safeParse(sent);
+  if (checked && !checked.success) {
+    const paths = [...new Set(checked.error.issues.map((i) => i.path.join('.')))];
+    throw new GatewayError('VERSION_TRANSLATION_FAILED', `this ${plan.method} request is not one API version ${plan.head}, which the backend speaks, takes (${paths.join(', ') || 'the body'})`, {
+      method: plan.method,
+      field: paths[0] ?? null,
+      fields: paths,
+      backendVersion: plan.head,
+      reason: checked.error.issues.map((i) => `${i.path.join('.') || '(body)'}: ${i.message}`).join('; ').slice(0, 500),
+    });
+  }
+  return sent;
+}
+
+/** Paths (dotted, array indexes as numbers) of what `original` holds that `back` does not hold the same; what `back` adds is no loss. */
+export function lostPaths(original: unknown, back: unknown, at = '', out: string[] = []): string[] {
+  if (out.length >= 20 || Object.is(original, back)) return out;
+  const join = (k: string | number) => (at === '' ? String(k) : `${at}.${k}`);
+  if (isJsonObject(original) && isJsonObject(back)) {
+    for (const [k, v] of Object.entries(original)) {
+      if (v === undefined) continue;
+      if (!Object.hasOwn(back, k) || back[k] === undefined) out.push(join(k));
+      else lostPaths(v, back[k], join(k), out);
+    }
+    return out;
+  }
+  if (Array.isArray(original) && Array.isArray(back)) {
+    if (original.length !== back.length) return differences(original, back, at, out);
+    original.forEach((v, i) => lostPaths(v, back[i], join(i), out));
+    return out;
+  }
+  out.push(at);
+  return out;
 }
 
 function refusal(plan: MethodPlan, loc: ObjectLocation, obj: Json, objectVersion: number, policy: GuardPolicy, lost?: { fields: string[]; reason?: string }): GatewayError {

@@ -3,23 +3,34 @@
 import { GatewayError } from '../errors.js';
 import { type LoadedContract, methodAt } from '../contract-model/load.js';
 import type { BodyMigration, Change, FieldAdded, Json, MethodSpec, ObjectLocation, Target } from '../contract-model/types.js';
-import { collect, deletePrunedAt, getAt, isJsonObject, objectsAt, parseSegment, setAt, splitAtElements, splitPath } from './paths.js';
+import { drop, fill, fromArray, move, onLocated, restore, toArray } from './field-ops.js';
+
+export { move } from './field-ops.js';
 import type { KindHistory, ObjectStep } from './guard.js';
 import { isPromiseLike } from './promise-like.js';
+import { buildPlanAbove } from './plan-down.js';
 
 export interface MethodPlan {
   readonly method: string;
   readonly version: number;
+  /** The version the backend speaks (`upstream.apiVersion`; the contract's head by default): requests go to it, answers come from it. */
   readonly head: number;
   readonly spec: MethodSpec;
   /** The method's name at the head version (a removed method may be served by its replacement). */
   readonly upstreamMethod: string;
-  /** At the head version nothing is translated: the original bytes go up and the answer streams back. */
+  /** At the backend's version nothing is translated: the original bytes go up and the answer streams back. */
   readonly passThrough: boolean;
-  /** Applied in order, client version → head. */
+  /** The request's steps in order, client version → backend version (down when the backend is below the client). */
   readonly up: readonly BodyMigration[];
-  /** Applied in order, head → client version. */
+  /** The answer's steps in order, backend version → client version (up when the backend is below the client). */
   readonly down: readonly BodyMigration[];
+  /**
+   * Set when the backend is below the client: the structural way back of the request (the derived up steps and the
+   * objects' objectUp), run on a copy of the translated request to prove nothing the client sent is lost (422 otherwise).
+   */
+  readonly requestBack?: readonly BodyMigration[];
+  /** Set when the backend is below the client: its request schema, which the translated request must satisfy (422 otherwise). */
+  readonly backendRequest?: MethodSpec['request'];
   /** Where versioned objects sit in the head-shaped response. */
   readonly guarded: readonly ObjectLocation[];
   /** Per kind in `guarded`: its changes above this version and its steps both ways (guard.ts); a kind absent is refused. */
@@ -32,45 +43,13 @@ export interface MethodPlan {
   readonly writeGrant?: string;
   /** Set when the method cannot be served from this version (a removed method without replacement). */
   readonly unservable?: string;
+  /** Set when the backend, below the client's version, cannot serve the method (added above it, or a one-way change): why. */
+  readonly notServed?: string;
 }
 
 const isRequestOf = (t: Target, m: string) => 'request' in t && t.request === m;
 const isResponseOf = (t: Target, m: string) => 'response' in t && t.response === m;
 const objectType = (t: Target) => ('object' in t ? t.object : undefined);
-
-type Located = { readonly type: string; readonly path: string };
-
-/** Applies `fn` to every object of `type` at `locations` (a request's or an answer's), replacing it by the result. */
-const onLocated =
-  (locations: readonly Located[], type: string, fn: BodyMigration): BodyMigration =>
-  async (body, ctx) => {
-    const apply = async (o: Json): Promise<Json> => {
-      const out = fn(o, ctx);
-      return isPromiseLike(out) ? await out : out;
-    };
-    for (const loc of locations) {
-      if (loc.type !== type) continue;
-      if (loc.path === '') {
-        if (isJsonObject(body)) body = await apply(body);
-        continue;
-      }
-      const parts = splitPath(loc.path);
-      const last = parts.pop() as string;
-      const step = parseSegment(last, loc.path);
-      for (const parent of collect(body, parts.join('.'))) {
-        if ('each' in step) {
-          if (!Array.isArray(parent)) continue;
-          const only = new Set(collect(parent, last)); // the elements the step selects (a union filter may skip some)
-          for (let i = 0; i < parent.length; i++) {
-            if (isJsonObject(parent[i]) && only.has(parent[i])) parent[i] = await apply(parent[i] as Json);
-          }
-        } else if (isJsonObject(parent) && isJsonObject(parent[step.key])) {
-          parent[step.key] = await apply(parent[step.key] as Json);
-        }
-      }
-    }
-    return body;
-  };
 
 /** Applies `fn` to every object of `type` in a response shaped like `spec`'s. */
 const onObjects = (spec: MethodSpec | undefined, type: string, fn: BodyMigration): BodyMigration =>
@@ -82,59 +61,6 @@ const onRequestObjects = (spec: MethodSpec | undefined, type: string, fn: BodyMi
 
 const locates = (spec: MethodSpec | undefined, type: string) => !!spec?.objects?.some((l) => l.type === type);
 const locatesInRequest = (spec: MethodSpec | undefined, type: string) => !!spec?.requestObjects?.some((l) => l.type === type);
-
-/** Runs `op` on each object a path's array steps reach (the body itself when it has none), with the path inside it. */
-const each = (path: string, op: (o: Json, rest: string) => void) => {
-  const { base, rest } = splitAtElements(path); // once per plan, not per body
-  return (o: Json) => {
-    for (const x of objectsAt(o, base)) op(x, rest);
-    return o;
-  };
-};
-
-/** A default's copy for one object: objects and arrays are cloned (each body gets its own), other values are shared. */
-const copyOf = (value: unknown) => (typeof value === 'object' && value !== null ? structuredClone(value) : value);
-const fill = (path: string, value: unknown) =>
-  each(path, (o, rest) => {
-    if (!getAt(o, rest).found) setAt(o, rest, copyOf(value));
-  });
-/**
- * Puts back a removed field's value for older clients, inside a container the object has: a partial view of the
- * object (a listing row without `data`) gets no container made up for it.
- */
-const restore = (path: string, value: unknown) =>
-  each(path, (o, rest) => {
-    const dot = rest.lastIndexOf('.');
-    if (dot !== -1 && !getAt(o, rest.slice(0, dot)).found) return;
-    if (!getAt(o, rest).found) setAt(o, rest, structuredClone(value));
-  });
-/** Deletes a field and the containers on its path that it leaves empty (a move must not leave `{}` behind). */
-const deletePruned = deletePrunedAt;
-/** Moves a field (within each object the shared array steps reach), converting its value on the way when asked. */
-export const move = (from: string, to: string, convert?: (value: unknown, existing: unknown) => unknown) => {
-  const { base, rest: fromRest } = splitAtElements(from);
-  const toRest = to.split('.').slice(base === '' ? 0 : splitPath(base).length).join('.');
-  return (o: Json) => {
-    for (const x of objectsAt(o, base)) {
-      const got = deletePruned(x, fromRest);
-      if (!got.found) continue;
-      const value = convert ? convert(got.value, getAt(x, toRest).value) : got.value;
-      if (value !== undefined) setAt(x, toRest, value);
-    }
-    return o;
-  };
-};
-const drop = (path: string) => each(path, (o, rest) => void deletePruned(o, rest));
-const toArray = (path: string) =>
-  each(path, (o, rest) => {
-    const got = getAt(o, rest);
-    if (got.found && got.value !== undefined && !Array.isArray(got.value)) setAt(o, rest, [got.value]);
-  });
-const fromArray = (path: string) =>
-  each(path, (o, rest) => {
-    const got = getAt(o, rest);
-    if (got.found && Array.isArray(got.value)) setAt(o, rest, got.value[0]);
-  });
 
 interface Steps {
   up?: BodyMigration;
@@ -280,13 +206,14 @@ const relativeTo = (at: string) => (path: string) => (at === '' ? path : path.st
  * whose changes touch it and their steps both ways. A change that migrates the whole answer (a custom response
  * migration, a replaced method) or an object without a declared way back leaves the kind without a round trip.
  */
-function kindHistories(loaded: LoadedContract, version: number, method: string, guarded: readonly ObjectLocation[]): ReadonlyMap<string, KindHistory> {
+function kindHistories(loaded: LoadedContract, version: number, method: string, guarded: readonly ObjectLocation[], backend: number): ReadonlyMap<string, KindHistory> {
   interface Acc { changedAt: number[]; down: ObjectStep[][]; up: ObjectStep[]; noWayBack?: string }
   const acc = new Map<string, Acc>();
   for (const loc of guarded) if (!acc.has(loc.type)) acc.set(loc.type, { changedAt: [], down: [], up: [] });
   let current = method;
   for (const v of loaded.contract.versions) {
     if (v.version <= version) continue;
+    if (v.version > backend) break;
     const before = current;
     for (const change of v.changes) {
       if (change.kind === 'methodRemoved' && change.method === before && change.replacedBy) current = change.replacedBy.method;
@@ -377,44 +304,50 @@ function kindChanges(loaded: LoadedContract): ReadonlyMap<string, readonly numbe
 }
 
 /** The write grant: per kind, the newest version below its first change after `version` (the head when none). */
-function writeGrantFor(loaded: LoadedContract, version: number, kinds: ReadonlyMap<string, KindHistory>): string {
-  if (version >= loaded.head) return '';
+function writeGrantFor(loaded: LoadedContract, version: number, kinds: ReadonlyMap<string, KindHistory>, backend: number): string {
+  if (version >= backend) return '';
   const pairs: string[] = [];
   for (const [type, global] of kindChanges(loaded)) {
     // The method's own answer knows the kind best; any other kind the write may touch goes by every method.
     const changedAt = kinds.get(type)?.changedAt ?? global;
     const next = changedAt.find((v) => v > version);
-    const through = next === undefined ? loaded.head : next - 1;
+    const through = next === undefined || next > backend ? backend : next - 1;
     if (through > version) pairs.push(`${type}=${through}`);
   }
   return pairs.sort().join(',');
 }
 
-export function buildPlan(loaded: LoadedContract, version: number, method: string): MethodPlan | undefined {
+/**
+ * The plan of `method` at `version` for a backend that speaks `backend` (the head by default): up to it and back down
+ * when the client is below it, down to it and back up when above (plan-down.ts), nothing when they are equal.
+ */
+export function buildPlan(loaded: LoadedContract, version: number, method: string, backend: number = loaded.head): MethodPlan | undefined {
   const spec = methodAt(loaded, version, method);
   if (!spec) return undefined;
+  if (version > backend) return buildPlanAbove(loaded, version, method, backend, spec);
   const up: BodyMigration[] = [];
   const downPerVersion: BodyMigration[][] = [];
   let current = method;
   let unservable: string | undefined;
   for (const v of loaded.contract.versions) {
     if (v.version <= version) continue;
+    if (v.version > backend) break;
     const steps = versionSteps(loaded, v, current);
     current = steps.after;
     up.push(...steps.up);
     downPerVersion.unshift(steps.down);
     unservable ??= steps.unservable;
   }
-  const headSpec = methodAt(loaded, loaded.head, current);
+  const headSpec = methodAt(loaded, backend, current);
   const guarded = headSpec?.objects ?? [];
   const down = [...downPerVersion.flat(), ...defaultsFor(loaded, version, spec, method)];
-  const passThrough = version === loaded.head;
-  const kinds = kindHistories(loaded, version, method, guarded);
-  const grant = writeGrantFor(loaded, version, kinds);
+  const passThrough = version === backend;
+  const kinds = kindHistories(loaded, version, method, guarded, backend);
+  const grant = writeGrantFor(loaded, version, kinds, backend);
   return Object.freeze({
     method,
     version,
-    head: loaded.head,
+    head: backend,
     spec,
     upstreamMethod: current,
     passThrough,
@@ -470,11 +403,11 @@ function versionSteps(
 }
 
 /** Every (version, method) plan, keyed `${version}:${method}`. */
-export function buildPlans(loaded: LoadedContract): ReadonlyMap<string, MethodPlan> {
+export function buildPlans(loaded: LoadedContract, backend: number = loaded.head): ReadonlyMap<string, MethodPlan> {
   const plans = new Map<string, MethodPlan>();
   for (const v of loaded.contract.versions) {
     for (const name of Object.keys(v.methods)) {
-      const plan = buildPlan(loaded, v.version, name);
+      const plan = buildPlan(loaded, v.version, name, backend);
       if (plan) plans.set(`${v.version}:${name}`, plan);
     }
   }

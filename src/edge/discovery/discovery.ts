@@ -21,7 +21,8 @@ export const readinessOptions = (rt: Runtime): ReadinessOptions => ({
   ...rt.config.readiness,
   // Never longer than any other call to the backend may take.
   timeoutMs: Math.min(rt.config.readiness.timeoutMs, rt.config.upstream.timeoutMs),
-  headVersion: rt.contract.head,
+  headVersion: rt.backendVersion,
+  configured: rt.config.upstream.apiVersion !== undefined,
 });
 
 export function createDiscoveryApp(current: () => Runtime): Express {
@@ -62,8 +63,16 @@ function openApi(documents: WeakMap<Runtime, Map<string, OpenApiDocument>>, rt: 
   let perVersion = documents.get(rt);
   if (!perVersion) documents.set(rt, (perVersion = new Map()));
   let doc = perVersion.get(key);
-  if (!doc) perVersion.set(key, (doc = openApiFor(rt.contract, version, { deprecated, sunset: entry?.sunsetAt })));
+  if (!doc) perVersion.set(key, (doc = openApiFor(rt.contract, version, { deprecated, sunset: entry?.sunsetAt, notServed: notServedAt(rt, version) })));
   return doc;
+}
+
+/** The methods of `version` this generation's backend does not serve (none when it speaks the head). */
+function notServedAt(rt: Runtime, version: number): ReadonlySet<string> | undefined {
+  if (version <= rt.backendVersion) return undefined;
+  const out = new Set<string>();
+  for (const name of Object.keys(rt.contract.byVersion.get(version)?.methods ?? {})) if (rt.plans.get(`${version}:${name}`)?.notServed) out.add(name);
+  return out;
 }
 
 /** The version calendar (/versions), the OpenAPI documents (/json, /<v>/json) and the changelog. */
@@ -75,6 +84,7 @@ function installDocumentRoutes(app: Express, current: () => Runtime): void {
     const now = rt.clock();
     res.json({
       latest: latestAt(rt.calendar, now)?.version ?? null,
+      backend: { apiVersion: rt.backendVersion },
       versions: rt.calendar.entries.map((e) => ({
         ...calendarRow(e, now),
         brownouts: e.brownouts.map((w) => ({ start: w.start.toISOString(), end: w.end.toISOString() })),

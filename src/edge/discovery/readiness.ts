@@ -13,8 +13,10 @@ export interface ReadinessOptions {
   readonly path: string;
   readonly timeoutMs: number;
   readonly checkVersion: boolean;
-  /** The contract's latest version: the one the backend must speak. */
+  /** The version the backend must announce: upstream.apiVersion, or the contract's head. */
   readonly headVersion: number;
+  /** Set when the version comes from upstream.apiVersion (the refusal names the setting). */
+  readonly configured?: boolean;
 }
 
 export type Readiness =
@@ -74,7 +76,7 @@ export async function checkReadiness(options: ReadinessOptions): Promise<Readine
     if (version !== options.headVersion) {
       return {
         ready: false,
-        reason: `the backend speaks API version ${version ?? 'unknown'} (${where}); this gateway's contract ends at version ${options.headVersion}`,
+        reason: `the backend speaks API version ${version ?? 'unknown'} (${where}); ${options.configured ? `this gateway's upstream.apiVersion is ${options.headVersion}` : `this gateway's contract ends at version ${options.headVersion}`}`,
       };
     }
     return { ready: true, backendVersion: version };

@@ -153,6 +153,14 @@ class RpcCall implements Exchange {
     this.lifecycle = setClientVersion(this.res, resolved.version, resolved.deprecated ? resolved.entry : undefined, now, rt.calendar, rt.config.routes.prefix);
     if (resolved.deprecated && closedToNewClients(rt.config, resolved.version)) this.closedEntry = resolved.entry;
     const plan = requirePlan(rt.plans, rt.contract, resolved.version, method);
+    if (plan.notServed) {
+      throw new GatewayError('METHOD_NOT_SERVED_BY_BACKEND', `${method} is not served here: ${plan.notServed}`, {
+        method,
+        requestedVersion: plan.version,
+        backendVersion: plan.head,
+        reason: plan.notServed,
+      });
+    }
     if (plan.unservable) throw new GatewayError('VERSION_TRANSLATION_FAILED', plan.unservable, { method, field: null });
     return plan;
   }
@@ -256,7 +264,7 @@ class RpcCall implements Exchange {
     setForwardedHeaders(out, this.req, false);
     // A buffered (checked) answer must come back uncompressed.
     if (plan.checksResponse) out['accept-encoding'] = 'identity';
-    setBackendVersion(out, this.rt.contract.head, plan.version);
+    setBackendVersion(out, plan.head, Math.min(plan.version, plan.head));
     // The lossless rule's write side: the kinds this client may write although saved under a newer version.
     if (plan.writeGrant !== undefined && this.rt.config.objects.olderClients === 'lossless') out['x-dl-client-writes-through'] = plan.writeGrant;
     out['x-request-id'] = this.requestId;

@@ -53,7 +53,7 @@ export class RequestMigrationContext implements MigrationContext {
 
   private passThroughHeaders(): Record<string, string> {
     const out: Record<string, string> = { 'x-request-id': this.requestId };
-    setBackendVersion(out, this.rt.contract.head, this.clientVersion);
+    setBackendVersion(out, this.rt.backendVersion, Math.min(this.clientVersion, this.rt.backendVersion));
     for (const name of PASSED_THROUGH) {
       const v = this.req.headers[name];
       if (typeof v === 'string') out[name] = v;

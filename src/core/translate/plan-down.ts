@@ -1,0 +1,172 @@
+// The plan of a client above the backend's version: requests go DOWN to it and answers come back UP, each change's
+// declared way back (derived for field changes, written for custom ones: requestDown, responseUp, object, objectUp).
+
+import { type LoadedContract, methodAt } from '../contract-model/load.js';
+import type { BodyMigration, Change, CustomChange, FieldAdded, Json, MethodSpec, Target } from '../contract-model/types.js';
+import { drop, fill, fromArray, move, onLocated, restore, toArray } from './field-ops.js';
+import type { MethodPlan } from './plan.js';
+
+/** One change's contribution: the request's step down, its structural step back up (the lossless check), the answer's step up. */
+interface DownSteps {
+  down?: BodyMigration;
+  back?: BodyMigration;
+  up?: BodyMigration;
+  notServed?: string;
+}
+
+type Op = (o: Json) => Json;
+
+/** Where a change reaches one method: its request, its answer, or the objects of a kind in each (located per shape). */
+interface Where {
+  readonly method: string;
+  /** The method at the version the change leads to (requests are located in this shape going down). */
+  readonly newer: MethodSpec | undefined;
+  /** The method at the version before it (answers and the way back are located in this shape). */
+  readonly older: MethodSpec | undefined;
+}
+
+const requestObjects = (spec: MethodSpec | undefined, type: string) => (spec?.requestObjects ?? []).filter((l) => l.type === type);
+const answerObjects = (spec: MethodSpec | undefined, type: string) => (spec?.objects ?? []).filter((l) => l.type === type);
+const whole = (op: Op): BodyMigration => (b) => op(b);
+
+/** A field change's three steps, from its operations: request down (newer → older), back (older → newer), answer up. */
+function fieldSteps(target: Target, where: Where, down: Op | undefined, up: Op): DownSteps {
+  if ('request' in target) {
+    if (target.request !== where.method) return {};
+    return { ...(down && { down: whole(down) }), back: whole(up) };
+  }
+  if ('response' in target) return target.response === where.method ? { up: whole(up) } : {};
+  const type = target.object;
+  const inRequest = requestObjects(where.newer, type);
+  const backIn = requestObjects(where.older, type);
+  const inAnswer = answerObjects(where.older, type);
+  return {
+    ...(down && inRequest.length && { down: onLocated(inRequest, type, (o) => down(o)) }),
+    ...(backIn.length && { back: onLocated(backIn, type, (o) => up(o)) }),
+    ...(inAnswer.length && { up: onLocated(inAnswer, type, (o) => up(o)) }),
+  };
+}
+
+/** Why a custom change's migration for this method has no way back (undefined: it has one, or touches nothing here). */
+function customGap(change: CustomChange, where: Where, version: number): string | undefined {
+  const why = (what: string) => change.oneWay ?? `version ${version}'s change "${change.description}" declares no ${what}`;
+  if (change.request?.[where.method] && !change.requestDown?.[where.method]) return why(`way down for ${where.method}'s request`);
+  if (change.response?.[where.method] && !change.responseUp?.[where.method]) return why(`way up for ${where.method}'s answer`);
+  for (const type of Object.keys(change.object ?? {})) {
+    if (answerObjects(where.older, type).length && !change.objectUp?.[type]) return why(`way up for ${type} objects`);
+  }
+  return undefined;
+}
+
+function customSteps(change: CustomChange, where: Where, version: number): DownSteps {
+  const gap = customGap(change, where, version);
+  if (gap !== undefined) return { notServed: gap };
+  const downs: BodyMigration[] = [];
+  const backs: BodyMigration[] = [];
+  const ups: BodyMigration[] = [];
+  // Going down, the objects first (they are located in the newer shape), then the method's own migration.
+  for (const [type, fn] of Object.entries(change.object ?? {})) {
+    const at = requestObjects(where.newer, type);
+    if (at.length) downs.push(onLocated(at, type, fn));
+    const objectUp = change.objectUp?.[type];
+    const backAt = requestObjects(where.older, type);
+    if (objectUp && backAt.length) backs.push(onLocated(backAt, type, objectUp));
+  }
+  const requestDown = change.requestDown?.[where.method];
+  if (requestDown) downs.push(requestDown);
+  // Going up, the method's own migration first (on the older shape), then the objects (located in it).
+  const responseUp = change.responseUp?.[where.method];
+  if (responseUp) ups.push(responseUp);
+  for (const [type, fn] of Object.entries(change.objectUp ?? {})) {
+    const at = answerObjects(where.older, type);
+    if (at.length) ups.push(onLocated(at, type, fn));
+  }
+  return { ...(downs.length && { down: chain(downs) }), ...(backs.length && { back: chain(backs) }), ...(ups.length && { up: chain(ups) }) };
+}
+
+/** Steps run one after another as one. */
+function chain(steps: readonly BodyMigration[]): BodyMigration {
+  if (steps.length === 1) return steps[0] as BodyMigration;
+  return async (body, ctx) => {
+    let current = body;
+    for (const step of steps) current = await step(current, ctx);
+    return current;
+  };
+}
+
+/** One change's steps for a client above the backend. */
+export function stepsBelow(change: Change, where: Where, version: number): DownSteps {
+  switch (change.kind) {
+    case 'fieldAdded':
+      return fieldSteps(change.target, where, drop(change.path), fill(change.path, change.default));
+    case 'fieldRemoved':
+      return fieldSteps(change.target, where, change.downDefault === undefined ? undefined : restore(change.path, change.downDefault), drop(change.path));
+    case 'fieldRenamed': {
+      const convert = change.convert;
+      return fieldSteps(
+        change.target,
+        where,
+        move(change.to, change.from, convert && ((v) => convert.down(v))),
+        move(change.from, change.to, convert && ((v, existing) => convert.up(v, existing))),
+      );
+    }
+    case 'fieldToArray':
+      return fieldSteps(change.target, where, fromArray(change.path), toArray(change.path));
+    case 'methodAdded':
+      return change.method === where.method ? { notServed: `${where.method} was added in API version ${version}` } : {};
+    case 'methodRemoved':
+      return {};
+    case 'custom':
+      return customSteps(change, where, version);
+    default: {
+      const never: never = change;
+      throw new Error(`unknown change ${(never as Change).kind}`);
+    }
+  }
+}
+
+/** The changes of `version`, in declaration order: its own, then the compatible additions shipped while it was current. */
+const changesOf = (loaded: LoadedContract, version: number): readonly Change[] => {
+  const v = loaded.byVersion.get(version);
+  return v ? [...v.changes, ...((v.additions ?? []) as readonly FieldAdded[])] : [];
+};
+
+/** The plan of `method` at `version` above a backend at `backend`: requests down, answers up, or why it is not served. */
+export function buildPlanAbove(loaded: LoadedContract, version: number, method: string, backend: number, spec: MethodSpec): MethodPlan {
+  const down: BodyMigration[] = [];
+  const back: BodyMigration[] = [];
+  const up: BodyMigration[] = [];
+  let notServed = methodAt(loaded, backend, method) ? undefined : `${method} does not exist in API version ${backend}`;
+  for (let v = version; v > backend && notServed === undefined; v--) {
+    const where: Where = { method, newer: methodAt(loaded, v, method), older: methodAt(loaded, v - 1, method) };
+    const ups: BodyMigration[] = [];
+    const changes = changesOf(loaded, v);
+    // Down-steps of one version run in reverse declaration order (the inverse of the way up), up-steps in order.
+    for (let i = changes.length - 1; i >= 0; i--) {
+      const steps = stepsBelow(changes[i] as Change, where, v);
+      notServed ??= steps.notServed && `${steps.notServed}; the backend speaks API version ${backend}`;
+      if (steps.down) down.push(steps.down);
+      if (steps.back) back.unshift(steps.back);
+      if (steps.up) ups.unshift(steps.up);
+    }
+    up.unshift(...ups);
+  }
+  const backendSpec = methodAt(loaded, backend, method);
+  const guarded = backendSpec?.objects ?? [];
+  return Object.freeze({
+    method,
+    version,
+    head: backend,
+    spec,
+    upstreamMethod: method,
+    passThrough: false,
+    up: down,
+    down: up,
+    requestBack: back,
+    ...(backendSpec && { backendRequest: backendSpec.request }),
+    guarded,
+    kinds: new Map(),
+    checksResponse: true,
+    ...(notServed !== undefined && { notServed }),
+  });
+}
