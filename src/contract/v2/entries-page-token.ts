@@ -93,6 +93,40 @@ async function tokenFor(query: Json, queryKey: string, offset: number, size: num
   return { token, beyondEnd: false };
 }
 
+/** The page tokens the gateway mints for a version 1 backend: the offset of the page they lead to. */
+const MINTED = /^p1:(0|[1-9][0-9]{0,8})$/;
+const DOWN_STATE = 'getEntries.pageDown';
+
+/**
+ * A version 2 request → version 1, for a backend that pages by number: the token (one this gateway minted in an
+ * earlier answer) names the offset, which the page size divides into a page number; any other token is refused.
+ */
+function pageTokenDown(body: Json, ctx: MigrationContext): Json {
+  const { pageToken, ...rest } = body;
+  const size = typeof body.pageSize === 'number' ? body.pageSize : DEFAULT_PAGE_SIZE;
+  let offset = 0;
+  if (pageToken !== undefined) {
+    const m = typeof pageToken === 'string' ? MINTED.exec(pageToken) : null;
+    offset = m ? Number(m[1]) : -1;
+    if (offset < 0 || offset % size !== 0) {
+      throw new GatewayError('VERSION_TRANSLATION_FAILED', 'this pageToken does not lead to a numbered page of this pageSize: the backend speaks API version 1, which pages by number; pass the nextPageToken of the previous answer, with the same pageSize', {
+        field: 'pageToken',
+        fields: ['pageToken'],
+        reason: m ? 'the page size changed while paging' : 'not a page token this gateway minted',
+      });
+    }
+  }
+  ctx.state.set(DOWN_STATE, { offset, size });
+  return offset > 0 ? { ...rest, page: offset / size } : rest;
+}
+
+/** A version 1 answer → version 2: `hasNextPage` becomes the token of the next page. */
+function pageTokenUp(body: Json, ctx: MigrationContext): Json {
+  const at = ctx.state.get(DOWN_STATE) as { offset: number; size: number } | undefined;
+  if (!at || body.hasNextPage !== true) return body;
+  return { ...body, nextPageToken: `p1:${at.offset + at.size}` };
+}
+
 export const entriesPageToken: CustomChange = custom({
   description:
     'getEntries: `ids` and `createdBy` take arrays only; `page` is replaced by `pageToken` (pass the previous answer\'s `nextPageToken`).',
@@ -127,6 +161,9 @@ export const entriesPageToken: CustomChange = custom({
       return { ...query, pageSize: Math.min(size, LARGEST_PAGE_SIZE), ...(token && { pageToken: token }) };
     },
   },
+  // The way down, for a version 1 backend: a page token the gateway minted (`p1:<offset>`) becomes a numbered page.
+  requestDown: { getEntries: pageTokenDown },
+  responseUp: { getEntries: pageTokenUp },
   response: {
     getEntries: async (body, ctx) => {
       const state = ctx.state.get(STATE) as PageState | undefined;

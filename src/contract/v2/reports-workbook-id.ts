@@ -82,6 +82,9 @@ export const reportsWorkbookId: CustomChange = custom({
     { target: object('report'), path: 'legacyKey' },
   ],
   request: { createReport: keyToWorkbook, updateReport: keyToWorkbook },
+  // A version 1 backend files a report under a folder key; a workbook names no key, so writes do not go down.
+  oneWay:
+    'a version 1 backend files reports under folder keys, and a workbookId names no key (a workbook has many folders or none), so report writes cannot be carried down to it',
   // The way back, for the guard's round trip: a version 1 report's key → its workbook, as a v1 write would go up.
   objectUp: {
     report: (report, ctx) => {

@@ -6,7 +6,8 @@ import { custom, object, omit, request } from '../../core/contract-model/builder
 import { GatewayError } from '../../core/errors.js';
 import type { Change, CustomChange, Json, Target } from '../../core/contract-model/types.js';
 import { API_VERSION_FIELD } from '../datalens/objects.js';
-import { configDown, configUp, isWizardDocument } from './wizard-config.js';
+import { lostPaths } from '../../core/translate/engine.js';
+import { configDown, configUp, isWizardDocument, withoutLegacy } from './wizard-config.js';
 
 const isObj = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -69,6 +70,60 @@ function rowUp(row: Json): Json {
   return { ...row, data: configUp(row.data) };
 }
 
+/**
+ * A v3 document → the config a version 2 backend takes, refused (422, the fields named) when the config does not
+ * give the document back: what the client sent would be lost.
+ */
+function configForOlder(doc: unknown): Json {
+  if (!isObj(doc)) return {};
+  const config = configDown(withoutLegacy(doc));
+  const lost = lostPaths(doc, withoutLegacy(configUp(structuredClone(config))));
+  if (lost.length > 0) {
+    const fields = lost.map((p) => `data.${p}`);
+    throw new GatewayError('VERSION_TRANSLATION_FAILED', `a version 2 Wizard config cannot carry ${fields.join(', ')} of this document (the backend speaks API version 2 or below)`, {
+      field: fields[0],
+      fields,
+      reason: 'the document does not translate to a version 2 config and back unchanged',
+    });
+  }
+  return config;
+}
+
+/** createWizardChart, down: the document becomes the config, with the template version 2 requires. */
+function createDown(body: Json): Json {
+  const out = omit(body, 'data');
+  out.template = 'datalens';
+  out.data = configForOlder(body.data);
+  return out;
+}
+
+/** updateWizardChart, down: `chartId` is named `entryId`; version 2 takes no `revId` (refused, never dropped). */
+function updateDown(body: Json): Json {
+  if (body.revId !== undefined) {
+    throw new GatewayError('VERSION_TRANSLATION_FAILED', 'version 2 updateWizardChart takes no revId (the backend speaks API version 2 or below)', {
+      field: 'revId',
+      fields: ['revId'],
+      reason: 'no such argument below version 3',
+    });
+  }
+  const out = omit(createDown(body), 'chartId');
+  out.entryId = body.chartId;
+  return out;
+}
+
+/** The inverse of flatEntry: the flat v1/v2 entry → `{entry, isFavorite?, permissions?}`, the config as a v3 document. */
+function wrappedEntry(body: Json): Json {
+  if (typeof body.entryId !== 'string') return body;
+  const entry = omit(body, 'version', 'permissions', 'isFavorite');
+  entry[API_VERSION_FIELD] = body.version;
+  entry.version = 1;
+  if (isObj(body.data) && !isWizardDocument(body.data)) entry.data = withoutLegacy(configUp(omit(body.data, 'shared')));
+  const out: Json = { entry };
+  if (body.isFavorite !== undefined) out.isFavorite = body.isFavorite;
+  if (body.permissions !== undefined) out.permissions = body.permissions;
+  return out;
+}
+
 const all = (target: (m: string) => Target, methods: readonly string[], paths: readonly string[]) =>
   methods.flatMap((m) => paths.map((path) => ({ target: target(m), path })));
 const response = (m: string): Target => ({ response: m });
@@ -92,6 +147,9 @@ export const wizardDocumentFormat: CustomChange = custom({
   ],
   request: { createWizardChart: withDocument, updateWizardChart: updateUp },
   response: { getWizardChart: flatEntry, createWizardChart: savedEntry, updateWizardChart: savedEntry },
+  // The way down and up, for a backend below version 3.
+  requestDown: { createWizardChart: createDown, updateWizardChart: updateDown },
+  responseUp: { getWizardChart: wrappedEntry, createWizardChart: wrappedEntry, updateWizardChart: wrappedEntry },
   object: { entry: rowDown },
   objectUp: { entry: rowUp },
 });

@@ -16,7 +16,8 @@ export type Rule =
   | 'undeclared-difference'
   | 'declared-change-without-difference'
   | 'request-drops-fields'
-  | 'change-without-effect';
+  | 'change-without-effect'
+  | 'missing-way-back';
 
 export interface Problem {
   readonly version: number;
@@ -54,6 +55,22 @@ function missingMigration(change: Change): string | undefined {
     default:
       return undefined;
   }
+}
+
+/**
+ * Why a custom change cannot be served to a client above a backend below its version: a method's request migration
+ * without its way down, an answer's without its way up, an object migration without objectUp, and no `oneWay` reason.
+ */
+export function missingWayBack(change: Change): string | undefined {
+  if (change.kind !== 'custom' || change.oneWay !== undefined) return undefined;
+  const gaps = [
+    ...Object.keys(change.request ?? {}).filter((m) => !change.requestDown?.[m]).map((m) => `requestDown for ${m}`),
+    ...Object.keys(change.response ?? {}).filter((m) => !change.responseUp?.[m]).map((m) => `responseUp for ${m}`),
+    ...Object.keys(change.object ?? {}).filter((k) => !change.objectUp?.[k]).map((k) => `objectUp for ${k}`),
+  ];
+  return gaps.length
+    ? `the custom change "${change.description}" has no way back for a backend below its version (${gaps.join(', ')}): write it, or declare oneWay with the reason`
+    : undefined;
 }
 
 interface Located {
@@ -164,6 +181,8 @@ function checkVersion(prev: VersionSpec, next: VersionSpec): Problem[] {
   for (const change of next.changes) {
     const why = isIncompatible(change) ? missingMigration(change) : undefined;
     if (why) at('missing-migration', why);
+    const noWayBack = missingWayBack(change);
+    if (noWayBack) at('missing-way-back', noWayBack);
     const idle = withoutEffect(change, prev, next);
     if (idle) at('change-without-effect', idle);
   }
