@@ -136,7 +136,7 @@ export function buildPlanAbove(loaded: LoadedContract, version: number, method: 
   const down: BodyMigration[] = [];
   const back: BodyMigration[] = [];
   const up: BodyMigration[] = [];
-  let notServed = methodAt(loaded, backend, method) ? undefined : `${method} does not exist in API version ${backend}`;
+  let notServed: string | undefined;
   for (let v = version; v > backend && notServed === undefined; v--) {
     const where: Where = { method, newer: methodAt(loaded, v, method), older: methodAt(loaded, v - 1, method) };
     const ups: BodyMigration[] = [];
@@ -152,6 +152,7 @@ export function buildPlanAbove(loaded: LoadedContract, version: number, method: 
     up.unshift(...ups);
   }
   const backendSpec = methodAt(loaded, backend, method);
+  if (!backendSpec) notServed ??= `${method} does not exist in API version ${backend}`;
   const guarded = backendSpec?.objects ?? [];
   return Object.freeze({
     method,
