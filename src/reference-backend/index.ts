@@ -8,6 +8,7 @@ import type { Contract } from '../core/contract-model/types.js';
 import { DEMO_SEED } from './demo-seed.js';
 import { bridged, headBridge } from './head-bridge.js';
 import { methodsFor } from './methods/index.js';
+import { olderFront } from './older-version.js';
 import { createBackendServer, type RecordedRequest } from './server.js';
 import { Store, type Seed } from './stores/index.js';
 
@@ -19,6 +20,8 @@ export { DEMO_COLLECTIONS, DEMO_ENTRIES, DEMO_REPORTS, DEMO_SEED, DEMO_WORKBOOKS
 export interface ReferenceBackendOptions {
   /** The contract whose newest version the backend speaks (default: the shipped contract). */
   contract?: Contract;
+  /** Speak this (older) version of the contract instead of its newest: a backend at version b (older-version.ts). */
+  apiVersion?: number;
   seed?: Seed;
   /** Default 1 MiB. */
   maxBodyBytes?: number;
@@ -43,6 +46,9 @@ export function createReferenceBackend(options: ReferenceBackendOptions = {}): R
   const handlers = methodsFor(contract.byVersion.get(headVersion)!);
   // Refuses, as a ContractError, a head it cannot serve; renames above the handlers' version are followed both ways.
   const methods = bridged(handlers, headBridge(contract, new Set(handlers.keys())));
+  const speaks = options.apiVersion ?? headVersion;
+  if (!contract.byVersion.has(speaks) || speaks > headVersion) throw new Error(`apiVersion must be one of the contract's versions (${contract.versions.join(', ')}), got ${speaks}`);
+  const older = speaks < headVersion ? olderFront(contract, speaks, methods) : undefined;
   if (!Number.isInteger(maxBodyBytes) || maxBodyBytes < 0) throw new Error(`maxBodyBytes must be a non-negative integer, got ${maxBodyBytes}`);
 
   // Amortised cap: trimmed to the cap whenever it doubles; the getter returns only the last 1000.
@@ -52,8 +58,8 @@ export function createReferenceBackend(options: ReferenceBackendOptions = {}): R
     if (log.length >= 2 * REQUEST_LOG_CAP) log = log.slice(-REQUEST_LOG_CAP);
   };
 
-  const store = new Store(headVersion, options.seed);
-  const server = createBackendServer({ headVersion, methods, maxBodyBytes, store, record });
+  const store = new Store(speaks, options.seed);
+  const server = createBackendServer({ headVersion: speaks, methods, maxBodyBytes, store, record, ...(older && { older }) });
   let closing: Promise<void> | undefined;
 
   return {

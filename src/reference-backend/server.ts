@@ -4,6 +4,7 @@ import { isUtf8 } from 'node:buffer';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { BackendError, problemBody } from './shared/errors.js';
 import { invoke, type MethodHandler } from './methods/index.js';
+import type { OlderFront } from './older-version.js';
 import type { Store } from './stores/index.js';
 
 export interface RecordedRequest {
@@ -22,6 +23,8 @@ export interface ServerOptions {
   readonly maxBodyBytes: number;
   readonly store: Store;
   readonly record: (request: RecordedRequest) => void;
+  /** Set when the backend speaks a version below its handlers': serves each call at that version (older-version.ts). */
+  readonly older?: OlderFront;
 }
 
 const CANONICAL_INTEGER = /^[1-9][0-9]{0,8}$/;
@@ -155,7 +158,7 @@ function handleRpc(options: ServerOptions, req: IncomingMessage, path: string, b
   }
   const name = path.slice('/rpc/'.length);
   const handler = METHOD_NAME.test(name) ? methods.get(name) : undefined;
-  if (handler === undefined) {
+  if (handler === undefined && (options.older === undefined || !METHOD_NAME.test(name))) {
     throw new BackendError('ENDPOINT_NOT_FOUND', `Method "${name.slice(0, 64)}" does not exist.`, { method: name.slice(0, 64) });
   }
   checkApiVersion(headVersion, single(req.headers['x-dl-api-version']));
@@ -167,12 +170,13 @@ function handleRpc(options: ServerOptions, req: IncomingMessage, path: string, b
   const body = bodyObject(bytes, text);
   const version = clientVersion ?? headVersion;
   const through = clientVersion !== undefined ? writesThroughOf(headVersion, single(req.headers['x-dl-client-writes-through']), clientVersion) : undefined;
-  return invoke(handler, name, body, {
+  const ctx = {
     store,
     clientVersion: version,
     webUi: clientVersion === undefined,
     access: { version, ...(clientVersion !== undefined && { through }) },
-  });
+  };
+  return options.older ? options.older(name, body, ctx) : invoke(handler as MethodHandler, name, body, ctx);
 }
 
 /** Writes one JSON answer (a problem's media type for errors), with the head version and the request id. */
@@ -220,7 +224,7 @@ async function onRequest(options: ServerOptions, req: IncomingMessage, res: Serv
       }
       send(res, headVersion, requestId, 200, { status: 'ok', apiVersion: headVersion }, false);
     } else if (path.startsWith('/rpc/')) {
-      send(res, headVersion, requestId, 200, handleRpc(options, req, path, result.bytes, text), false);
+      send(res, headVersion, requestId, 200, await handleRpc(options, req, path, result.bytes, text), false);
     } else {
       throw new BackendError('ENDPOINT_NOT_FOUND', `No endpoint at ${path.slice(0, 100)}.`, { path: path.slice(0, 100) });
     }

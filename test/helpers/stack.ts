@@ -33,6 +33,8 @@ export interface StackOptions {
   upstreamUrl?: string;
   /** Defaults to the shipped contract; the reference backend speaks its head version. */
   contract?: Contract;
+  /** The reference backend speaks this older version, and the gateway's upstream.apiVersion says so. */
+  backendApiVersion?: number;
   limits?: ServerLimits;
   /** Defaults to a fresh registry without process metrics. */
   metrics?: Metrics;
@@ -61,6 +63,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     backend = createReferenceBackend({
       contract: options.contract ?? shippedContract,
       seed: DEMO_SEED,
+      ...(options.backendApiVersion !== undefined && { apiVersion: options.backendApiVersion }),
     });
     backendUrl = await backend.listen(0, '127.0.0.1');
   }
@@ -71,7 +74,11 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     // switched on by the suites about it.
     passthrough: { enabled: false },
     ...options.config,
-    upstream: { url: backendUrl, ...(options.config?.upstream as object | undefined) },
+    upstream: {
+      url: backendUrl,
+      ...(options.backendApiVersion !== undefined && { apiVersion: options.backendApiVersion }),
+      ...(options.config?.upstream as object | undefined),
+    },
   });
   const metrics = options.metrics ?? createMetrics({ maxClients: 100, defaultMetrics: false });
   const gateway = createGateway({

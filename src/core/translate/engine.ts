@@ -53,7 +53,7 @@ async function translateDown(plan: MethodPlan, body: Json, ctx: MigrationContext
   const original = structuredClone(body);
   const sent = await run(plan, plan.up, body, ctx);
   const back = await run(plan, plan.requestBack ?? [], structuredClone(sent), ctx);
-  const fields = lostPaths(original, back);
+  const fields = lostPaths(original, back).filter((path) => !ownedBy(plan.requestOwned ?? [], path));
   if (fields.length > 0) {
     throw new GatewayError('VERSION_TRANSLATION_FAILED', `API version ${plan.head}, which the backend speaks, cannot carry ${fields.join(', ')} of this ${plan.method} request`, {
       method: plan.method,
@@ -75,6 +75,16 @@ async function translateDown(plan: MethodPlan, body: Json, ctx: MigrationContext
     });
   }
   return sent;
+}
+
+/** Whether a path of lostPaths lies under one of `owned` (`*` matching any index, "" the whole body). */
+function ownedBy(owned: readonly string[], path: string): boolean {
+  const parts = path.split('.');
+  return owned.some((o) => {
+    if (o === '') return true;
+    const want = o.split('.');
+    return want.length <= parts.length && want.every((w, i) => w === parts[i] || (w.startsWith('*') && /^[0-9]+$/.test(parts[i] as string)));
+  });
 }
 
 /** Paths (dotted, array indexes as numbers) of what `original` holds that `back` does not hold the same; what `back` adds is no loss. */

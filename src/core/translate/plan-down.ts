@@ -12,6 +12,8 @@ interface DownSteps {
   back?: BodyMigration;
   up?: BodyMigration;
   notServed?: string;
+  /** Request paths a written way down answers for: the lossless check leaves them to it. */
+  owns?: readonly string[];
 }
 
 type Op = (o: Json) => Json;
@@ -74,6 +76,8 @@ function customSteps(change: CustomChange, where: Where, version: number): DownS
   }
   const requestDown = change.requestDown?.[where.method];
   if (requestDown) downs.push(requestDown);
+  // A written way down answers for the request fields its change covers (it refuses what it cannot carry itself).
+  const owns = requestDown ? change.covers.flatMap((c) => ('request' in c.target && c.target.request === where.method ? [c.path] : [])) : [];
   // Going up, the method's own migration first (on the older shape), then the objects (located in it).
   const responseUp = change.responseUp?.[where.method];
   if (responseUp) ups.push(responseUp);
@@ -81,7 +85,12 @@ function customSteps(change: CustomChange, where: Where, version: number): DownS
     const at = answerObjects(where.older, type);
     if (at.length) ups.push(onLocated(at, type, fn));
   }
-  return { ...(downs.length && { down: chain(downs) }), ...(backs.length && { back: chain(backs) }), ...(ups.length && { up: chain(ups) }) };
+  return {
+    ...(downs.length && { down: chain(downs) }),
+    ...(backs.length && { back: chain(backs) }),
+    ...(ups.length && { up: chain(ups) }),
+    ...(owns.length && { owns }),
+  };
 }
 
 /** Steps run one after another as one. */
@@ -136,6 +145,7 @@ export function buildPlanAbove(loaded: LoadedContract, version: number, method: 
   const down: BodyMigration[] = [];
   const back: BodyMigration[] = [];
   const up: BodyMigration[] = [];
+  const owned: string[] = [];
   let notServed: string | undefined;
   for (let v = version; v > backend && notServed === undefined; v--) {
     const where: Where = { method, newer: methodAt(loaded, v, method), older: methodAt(loaded, v - 1, method) };
@@ -146,6 +156,7 @@ export function buildPlanAbove(loaded: LoadedContract, version: number, method: 
       const steps = stepsBelow(changes[i] as Change, where, v);
       notServed ??= steps.notServed && `${steps.notServed}; the backend speaks API version ${backend}`;
       if (steps.down) down.push(steps.down);
+      if (steps.owns) owned.push(...steps.owns);
       if (steps.back) back.unshift(steps.back);
       if (steps.up) ups.unshift(steps.up);
     }
@@ -164,6 +175,7 @@ export function buildPlanAbove(loaded: LoadedContract, version: number, method: 
     up: down,
     down: up,
     requestBack: back,
+    requestOwned: owned,
     ...(backendSpec && { backendRequest: backendSpec.request }),
     guarded,
     kinds: new Map(),

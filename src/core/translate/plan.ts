@@ -29,6 +29,8 @@ export interface MethodPlan {
    * objects' objectUp), run on a copy of the translated request to prove nothing the client sent is lost (422 otherwise).
    */
   readonly requestBack?: readonly BodyMigration[];
+  /** Request paths (`*` for any index) whose loss a written way down answers for: the lossless check skips them. */
+  readonly requestOwned?: readonly string[];
   /** Set when the backend is below the client: its request schema, which the translated request must satisfy (422 otherwise). */
   readonly backendRequest?: MethodSpec['request'];
   /** Where versioned objects sit in the head-shaped response. */

@@ -8,6 +8,7 @@ export const BACKEND_ERRORS = {
   METHOD_NOT_ALLOWED: { status: 405, title: 'Method not allowed' },
   NOT_FOUND: { status: 404, title: 'Not found' },
   UNSUPPORTED_OBJECT_VERSION: { status: 409, title: 'Unsupported object version' },
+  VERSION_TRANSLATION_FAILED: { status: 422, title: 'Version translation failed' },
   OPERATION_NOT_FINISHED: { status: 409, title: 'Operation not finished' },
   ENTRY_LOCKED: { status: 423, title: 'Entry locked' },
   PAYLOAD_TOO_LARGE: { status: 413, title: 'Payload too large' },
