@@ -174,7 +174,7 @@ describe('checkContract', () => {
     const migrate = (b: Record<string, unknown>) => b;
     const contract = two({ make: takes({}) }, { make: takes({ color: z.string() }) }, [
       fieldAdded(request('make'), 'color', 'red', 'make takes color'),
-      custom({ description: 'make requires color', compatible: false, covers: [{ target: request('make'), path: 'color' }], request: { make: migrate } }),
+      custom({ description: 'make requires color', compatible: false, covers: [{ target: request('make'), path: 'color' }], request: { make: migrate }, requestDown: { make: migrate } }),
     ]);
     expect(check(contract)).toEqual([]);
   });
@@ -240,7 +240,7 @@ describe('checkContract', () => {
   it('lets a custom change cover the paths it names, a whole object included', () => {
     const migrate = (b: Record<string, unknown>) => b;
     const contract = two({ list: lists({ size: z.number() }) }, { list: lists({ size: z.string() }) }, [
-      custom({ description: 'widget sizes are text', compatible: false, covers: [{ target: object('widget'), path: '' }], object: { widget: migrate } }),
+      custom({ description: 'widget sizes are text', compatible: false, covers: [{ target: object('widget'), path: '' }], object: { widget: migrate }, objectUp: { widget: migrate } }),
     ]);
     expect(check(contract)).toEqual([]);
   });
@@ -285,9 +285,24 @@ describe('checkContract', () => {
     expect(check(withChange(custom(base)))).toEqual([
       { version: 2, rule: 'missing-migration', message: 'the custom change "make: name is a number" is incompatible but carries no migration' },
     ]);
-    expect(check(withChange(custom({ ...base, request: { make: migrate } })))).toEqual([]);
-    expect(check(withChange(custom({ ...base, response: { make: migrate } })))).toEqual([]);
-    expect(check(withChange(custom({ ...base, object: { widget: migrate } })))).toEqual([]);
+    expect(check(withChange(custom({ ...base, request: { make: migrate }, requestDown: { make: migrate } })))).toEqual([]);
+    expect(check(withChange(custom({ ...base, response: { make: migrate }, responseUp: { make: migrate } })))).toEqual([]);
+    expect(check(withChange(custom({ ...base, object: { widget: migrate }, objectUp: { widget: migrate } })))).toEqual([]);
+  });
+
+  it('flags a custom change without its way back for a backend below it, naming what is missing, unless it says why (oneWay)', () => {
+    const migrate = (b: Record<string, unknown>) => b;
+    const base = { description: 'make: name is a number', compatible: false, covers: [{ target: request('make'), path: 'name' }] };
+    const withChange = (c: Change) => two({ make: takes({ name: z.string() }) }, { make: takes({ name: z.number() }) }, [c]);
+    expect(check(withChange(custom({ ...base, request: { make: migrate }, response: { make: migrate }, object: { widget: migrate } })))).toEqual([
+      {
+        version: 2,
+        rule: 'missing-way-back',
+        message:
+          'the custom change "make: name is a number" has no way back for a backend below its version (requestDown for make, responseUp for make, objectUp for widget): write it, or declare oneWay with the reason',
+      },
+    ]);
+    expect(check(withChange(custom({ ...base, request: { make: migrate }, oneWay: 'names cannot become text again' })))).toEqual([]);
   });
 
   it('flags an incompatible difference covered only by a compatible custom change', () => {
