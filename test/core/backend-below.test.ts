@@ -4,7 +4,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { custom, fieldAdded, fieldConverted, fieldRemoved, fieldRenamed, fieldToArray, methodAdded, object, request } from '../../src/core/contract-model/builders.js';
+import { custom, fieldAdded, fieldConverted, fieldRemoved, fieldRenamed, fieldToArray, methodAdded, object, request, response } from '../../src/core/contract-model/builders.js';
 import { loadContract } from '../../src/core/contract-model/load.js';
 import type { Json, MethodSpec, MigrationContext, VersionSpec } from '../../src/core/contract-model/types.js';
 import { GatewayError } from '../../src/core/errors.js';
@@ -23,6 +23,7 @@ const ctx = (): MigrationContext => ({
 });
 
 const PRIORITIES = ['low', 'mid', 'high'] as const;
+const dims = z.strictObject({ w: z.number().int(), h: z.number().int() });
 const id = z.strictObject({ id: z.string() });
 const ok = z.strictObject({ ok: z.boolean() });
 // The widget kind per version: v2 renames name → title, adds size (default 1), removes draft (older read false);
@@ -30,12 +31,12 @@ const ok = z.strictObject({ ok: z.boolean() });
 const widgets = {
   1: z.strictObject({ id: z.string(), name: z.string(), color: z.string(), tag: z.string().optional(), draft: z.boolean(), version: z.number().int() }),
   2: z.strictObject({ id: z.string(), title: z.string(), color: z.string(), size: z.number().int(), tag: z.string().optional(), version: z.number().int() }),
-  3: z.strictObject({ id: z.string(), title: z.string(), style: z.strictObject({ color: z.string() }), size: z.number().int(), tag: z.string().optional(), version: z.number().int() }),
+  3: z.strictObject({ id: z.string(), title: z.string(), style: z.strictObject({ color: z.string() }), dims: dims, tag: z.string().optional(), version: z.number().int() }),
 } as const;
 const newWidget = {
   1: z.strictObject({ name: z.string(), color: z.string(), tag: z.string().optional(), draft: z.boolean().optional() }),
   2: z.strictObject({ title: z.string(), color: z.string(), size: z.number().int().optional(), tag: z.string().optional() }),
-  3: z.strictObject({ title: z.string(), style: z.strictObject({ color: z.string() }), size: z.number().int().optional(), tag: z.string().optional() }),
+  3: z.strictObject({ title: z.string(), style: z.strictObject({ color: z.string() }), dims: dims.optional(), tag: z.string().optional() }),
 } as const;
 
 function methods(v: 1 | 2 | 3): Record<string, MethodSpec> {
@@ -44,11 +45,17 @@ function methods(v: 1 | 2 | 3): Record<string, MethodSpec> {
     createWidget: { request: z.strictObject({ widget: newWidget[v] }), response: widget, objects: [{ type: 'widget', path: '' }], requestObjects: [{ type: 'widget', path: 'widget' }] },
     getWidget: { request: id, response: widget, objects: [{ type: 'widget', path: '' }] },
     // v2: the tag filter becomes a list.
-    listWidgets: { request: z.strictObject({ tag: v === 1 ? z.string().optional() : z.array(z.string()).optional() }), response: z.strictObject({ items: z.array(widget) }), objects: [{ type: 'widget', path: 'items.*' }] },
+    // v3: the answer's `items` is named `results`.
+    listWidgets: {
+      request: z.strictObject({ tag: v === 1 ? z.string().optional() : z.array(z.string()).optional() }),
+      response: v === 3 ? z.strictObject({ results: z.array(widget) }) : z.strictObject({ items: z.array(widget) }),
+      objects: [{ type: 'widget', path: v === 3 ? 'results.*' : 'items.*' }],
+    },
     archiveWidget: { request: v === 3 ? z.strictObject({ id: z.string(), reason: z.string() }) : id, response: ok },
     ...(v >= 2 && {
       // v3: a priority number (1-3) becomes a name.
-      setPriority: { request: z.strictObject({ id: z.string(), priority: v === 2 ? z.number().int().min(1).max(3) : z.enum(PRIORITIES) }), response: ok },
+      // v3 also answers what it set.
+      setPriority: { request: z.strictObject({ id: z.string(), priority: v === 2 ? z.number().int().min(1).max(3) : z.enum(PRIORITIES) }), response: v === 3 ? ok.extend({ set: z.literal(true) }) : ok },
       cloneWidget: { request: id, response: widget, objects: [{ type: 'widget', path: '' }] },
     }),
   };
@@ -73,6 +80,8 @@ const versions: VersionSpec[] = [
     version: 3,
     methods: methods(3),
     changes: [
+      // First, so that an older client's answer is renamed back last (the objects are located in v3's shape going down).
+      fieldRenamed(response('listWidgets'), 'items', 'results', 'listWidgets answers results'),
       fieldConverted(widget, 'color', 'style.color', { up: (c, existing) => existing ?? c, down: (c) => c }, 'color moves into style'),
       custom({
         description: 'priorities are names',
@@ -80,6 +89,15 @@ const versions: VersionSpec[] = [
         covers: [{ target: request('setPriority'), path: 'priority' }],
         request: { setPriority: (b) => ({ ...b, priority: PRIORITIES[(b.priority as number) - 1] }) },
         requestDown: { setPriority: (b) => ({ ...b, priority: PRIORITIES.indexOf(b.priority as (typeof PRIORITIES)[number]) + 1 }) },
+        response: { setPriority: ({ set: _set, ...b }) => b },
+        responseUp: { setPriority: (b) => ({ ...b, set: true }) },
+      }),
+      custom({
+        description: 'a widget has dimensions for its size',
+        compatible: false,
+        covers: [{ target: widget, path: 'size' }, { target: widget, path: 'dims' }],
+        object: { widget: ({ dims: d, ...w }) => (d === undefined ? w : { ...w, size: (d as Json).w }) },
+        objectUp: { widget: ({ size, ...w }) => (size === undefined ? w : { ...w, dims: { w: size, h: size } }) },
       }),
       custom({
         description: 'archiving takes a reason',
@@ -97,12 +115,12 @@ const text = fc.string({ maxLength: 6 });
 const requestOf: Record<string, (v: 1 | 2 | 3) => fc.Arbitrary<Json>> = {
   createWidget: (v) =>
     fc.record({
-      widget: fc.record(
-        v === 1
+      widget: fc.record<Json>(
+        (v === 1
           ? { name: text, color: text, tag: text, draft: fc.boolean() }
           : v === 2
             ? { title: text, color: text, size: fc.integer({ min: 0, max: 5 }), tag: text }
-            : { title: text, style: fc.record({ color: text }), size: fc.integer({ min: 0, max: 5 }), tag: text },
+            : { title: text, style: fc.record({ color: text }), dims: fc.record({ w: fc.integer({ min: 0, max: 3 }), h: fc.integer({ min: 0, max: 3 }) }), tag: text }) as Record<string, fc.Arbitrary<unknown>>,
         { requiredKeys: v === 1 ? ['name', 'color'] : v === 2 ? ['title', 'color'] : ['title', 'style'] },
       ),
     }),
@@ -112,13 +130,13 @@ const requestOf: Record<string, (v: 1 | 2 | 3) => fc.Arbitrary<Json>> = {
 };
 const answerOf = (v: 1 | 2 | 3, backend: number): fc.Arbitrary<Json> => {
   const stamp = fc.integer({ min: 1, max: backend });
-  return fc.record(
-    v === 1
+  return fc.record<Json>(
+    (v === 1
       ? // A field removed above the backend is not the client's: its answers carry only the value older versions read for it.
         { id: text, name: text, color: text, tag: text, draft: fc.constant(false), version: stamp }
       : v === 2
         ? { id: text, title: text, color: text, size: fc.integer(), tag: text, version: stamp }
-        : { id: text, title: text, style: fc.record({ color: text }), size: fc.integer(), tag: text, version: stamp },
+        : { id: text, title: text, style: fc.record({ color: text }), dims: fc.record({ w: fc.integer(), h: fc.integer() }), tag: text, version: stamp }) as Record<string, fc.Arbitrary<unknown>>,
     { requiredKeys: v === 1 ? ['id', 'name', 'color', 'draft', 'version'] : v === 2 ? ['id', 'title', 'color', 'size', 'version'] : ['id', 'title', 'style', 'size', 'version'] },
   );
 };
@@ -160,11 +178,11 @@ describe('a client above the backend', () => {
         );
       });
     }
-    for (const method of ['createWidget', 'getWidget', 'listWidgets']) {
+    for (const method of ['createWidget', 'getWidget', 'listWidgets', ...(backend >= 2 ? ['setPriority'] : [])]) {
       it(`v${client} → backend v${backend}, ${method}: the answer up and down again is what the backend answered, in the client's shape`, async () => {
         const above = buildPlan(loaded, client, method, backend)!;
         const below = buildPlan(loaded, backend, method, client)!;
-        const answer = method === 'listWidgets' ? fc.record({ items: fc.array(answerOf(backend as 1 | 2, backend), { maxLength: 3 }) }) : answerOf(backend as 1 | 2, backend);
+        const answer = method === 'setPriority' ? fc.record({ ok: fc.boolean() }) : method === 'listWidgets' ? fc.record({ items: fc.array(answerOf(backend as 1 | 2, backend), { maxLength: 3 }) }) : answerOf(backend as 1 | 2, backend);
         await fc.assert(
           fc.asyncProperty(answer, async (body) => {
             const up = (await translateResponse(above, structuredClone(body), ctx())) as Json;
@@ -193,6 +211,13 @@ describe('what a backend below cannot serve', () => {
     const plan = buildPlan(loaded, 2, 'createWidget', 1)!;
     expect(await down(plan, { widget: { title: 't', color: 'c', size: 3 } })).toEqual({ fields: ['widget.size'] });
     expect(await down(plan, { widget: { title: 't', color: 'c', size: 1 } })).toEqual({ sent: { widget: { name: 't', color: 'c', draft: false } } });
+  });
+
+  it('refuses an object the older shape cannot carry through a custom change, naming the field', async () => {
+    const plan = buildPlan(loaded, 3, 'createWidget', 2)!;
+    expect(await down(plan, { widget: { title: 't', style: { color: 'c' }, dims: { w: 2, h: 3 } } })).toEqual({ fields: ['widget.dims.h'] });
+    expect(await down(plan, { widget: { title: 't', style: { color: 'c' }, dims: { w: 2, h: 2 } } })).toEqual({ sent: { widget: { title: 't', color: 'c', size: 2 } } });
+    expect(await down(buildPlan(loaded, 3, 'createWidget', 1)!, { widget: { title: 't', style: { color: 'c' }, dims: { w: 2, h: 2 } } })).toEqual({ fields: ['widget.dims.w', 'widget.dims.h'] });
   });
 
   it('does not serve a method added above the backend, nor one whose change is one-way, and says why', () => {

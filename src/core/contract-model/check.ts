@@ -181,8 +181,7 @@ function checkVersion(prev: VersionSpec, next: VersionSpec): Problem[] {
   for (const change of next.changes) {
     const why = isIncompatible(change) ? missingMigration(change) : undefined;
     if (why) at('missing-migration', why);
-    const noWayBack = missingWayBack(change);
-    if (noWayBack) at('missing-way-back', noWayBack);
+    if (missingWayBack(change)) at('missing-way-back', missingWayBack(change) as string);
     const idle = withoutEffect(change, prev, next);
     if (idle) at('change-without-effect', idle);
   }

@@ -14,6 +14,8 @@ interface DownSteps {
   notServed?: string;
   /** Request paths a written way down answers for: the lossless check leaves them to it. */
   owns?: readonly string[];
+  /** Steps on located objects run before the method's own in each version (objects are located in one shape). */
+  objects?: true;
 }
 
 type Op = (o: Json) => Json;
@@ -43,6 +45,7 @@ function fieldSteps(target: Target, where: Where, down: Op | undefined, up: Op):
   const backIn = requestObjects(where.older, type);
   const inAnswer = answerObjects(where.older, type);
   return {
+    objects: true,
     ...(down && inRequest.length && { down: onLocated(inRequest, type, (o) => down(o)) }),
     ...(backIn.length && { back: onLocated(backIn, type, (o) => up(o)) }),
     ...(inAnswer.length && { up: onLocated(inAnswer, type, (o) => up(o)) }),
@@ -60,13 +63,12 @@ function customGap(change: CustomChange, where: Where, version: number): string 
   return undefined;
 }
 
-function customSteps(change: CustomChange, where: Where, version: number): DownSteps {
+function customSteps(change: CustomChange, where: Where, version: number): DownSteps[] {
   const gap = customGap(change, where, version);
-  if (gap !== undefined) return { notServed: gap };
+  if (gap !== undefined) return [{ notServed: gap }];
   const downs: BodyMigration[] = [];
   const backs: BodyMigration[] = [];
   const ups: BodyMigration[] = [];
-  // Going down, the objects first (they are located in the newer shape), then the method's own migration.
   for (const [type, fn] of Object.entries(change.object ?? {})) {
     const at = requestObjects(where.newer, type);
     if (at.length) downs.push(onLocated(at, type, fn));
@@ -74,23 +76,18 @@ function customSteps(change: CustomChange, where: Where, version: number): DownS
     const backAt = requestObjects(where.older, type);
     if (objectUp && backAt.length) backs.push(onLocated(backAt, type, objectUp));
   }
-  const requestDown = change.requestDown?.[where.method];
-  if (requestDown) downs.push(requestDown);
-  // A written way down answers for the request fields its change covers (it refuses what it cannot carry itself).
-  const owns = requestDown ? change.covers.flatMap((c) => ('request' in c.target && c.target.request === where.method ? [c.path] : [])) : [];
-  // Going up, the method's own migration first (on the older shape), then the objects (located in it).
-  const responseUp = change.responseUp?.[where.method];
-  if (responseUp) ups.push(responseUp);
   for (const [type, fn] of Object.entries(change.objectUp ?? {})) {
     const at = answerObjects(where.older, type);
     if (at.length) ups.push(onLocated(at, type, fn));
   }
-  return {
-    ...(downs.length && { down: chain(downs) }),
-    ...(backs.length && { back: chain(backs) }),
-    ...(ups.length && { up: chain(ups) }),
-    ...(owns.length && { owns }),
-  };
+  const requestDown = change.requestDown?.[where.method];
+  const responseUp = change.responseUp?.[where.method];
+  // A written way down answers for the request fields its change covers (it refuses what it cannot carry itself).
+  const owns = requestDown ? change.covers.flatMap((c) => ('request' in c.target && c.target.request === where.method ? [c.path] : [])) : [];
+  return [
+    { objects: true, ...(downs.length && { down: chain(downs) }), ...(backs.length && { back: chain(backs) }), ...(ups.length && { up: chain(ups) }) },
+    { ...(requestDown && { down: requestDown }), ...(responseUp && { up: responseUp }), ...(owns.length && { owns }) },
+  ];
 }
 
 /** Steps run one after another as one. */
@@ -103,8 +100,8 @@ function chain(steps: readonly BodyMigration[]): BodyMigration {
   };
 }
 
-/** One change's steps for a client above the backend. */
-export function stepsBelow(change: Change, where: Where, version: number): DownSteps {
+/** One change's steps for a client above the backend (a custom change's on objects and on the method apart). */
+export function stepsBelow(change: Change, where: Where, version: number): DownSteps | DownSteps[] {
   switch (change.kind) {
     case 'fieldAdded':
       return fieldSteps(change.target, where, drop(change.path), fill(change.path, change.default));
@@ -140,6 +137,23 @@ const changesOf = (loaded: LoadedContract, version: number): readonly Change[] =
   return v ? [...v.changes, ...((v.additions ?? []) as readonly FieldAdded[])] : [];
 };
 
+/** One version's steps, on objects first and then on the method, each direction in its order. */
+function versionBelow(loaded: LoadedContract, v: number, where: Where) {
+  const out = { down: [] as BodyMigration[], back: [] as BodyMigration[], up: [] as BodyMigration[], owned: [] as string[], notServed: undefined as string | undefined };
+  const steps = changesOf(loaded, v).flatMap((c) => stepsBelow(c, where, v));
+  for (const s of steps) out.notServed ??= s.notServed;
+  // Objects are located in one shape (requests in the newer, answers and the way back in the older): their steps run
+  // first. Down-steps of one version run in reverse declaration order (the inverse of the way up), the others in order.
+  const objectsFirst = (list: DownSteps[]) => [...list.filter((x) => x.objects), ...list.filter((x) => !x.objects)];
+  for (const s of objectsFirst([...steps].reverse())) if (s.down) out.down.push(s.down);
+  for (const s of objectsFirst(steps)) {
+    if (s.back) out.back.push(s.back);
+    if (s.up) out.up.push(s.up);
+    if (s.owns) out.owned.push(...s.owns);
+  }
+  return out;
+}
+
 /** The plan of `method` at `version` above a backend at `backend`: requests down, answers up, or why it is not served. */
 export function buildPlanAbove(loaded: LoadedContract, version: number, method: string, backend: number, spec: MethodSpec): MethodPlan {
   const down: BodyMigration[] = [];
@@ -148,19 +162,12 @@ export function buildPlanAbove(loaded: LoadedContract, version: number, method: 
   const owned: string[] = [];
   let notServed: string | undefined;
   for (let v = version; v > backend && notServed === undefined; v--) {
-    const where: Where = { method, newer: methodAt(loaded, v, method), older: methodAt(loaded, v - 1, method) };
-    const ups: BodyMigration[] = [];
-    const changes = changesOf(loaded, v);
-    // Down-steps of one version run in reverse declaration order (the inverse of the way up), up-steps in order.
-    for (let i = changes.length - 1; i >= 0; i--) {
-      const steps = stepsBelow(changes[i] as Change, where, v);
-      notServed ??= steps.notServed && `${steps.notServed}; the backend speaks API version ${backend}`;
-      if (steps.down) down.push(steps.down);
-      if (steps.owns) owned.push(...steps.owns);
-      if (steps.back) back.unshift(steps.back);
-      if (steps.up) ups.unshift(steps.up);
-    }
-    up.unshift(...ups);
+    const steps = versionBelow(loaded, v, { method, newer: methodAt(loaded, v, method), older: methodAt(loaded, v - 1, method) });
+    notServed = steps.notServed && `${steps.notServed}; the backend speaks API version ${backend}`;
+    down.push(...steps.down);
+    back.unshift(...steps.back);
+    up.unshift(...steps.up);
+    owned.push(...steps.owned);
   }
   const backendSpec = methodAt(loaded, backend, method);
   if (!backendSpec) notServed ??= `${method} does not exist in API version ${backend}`;

@@ -2,7 +2,7 @@
 
 import { GatewayError } from '../errors.js';
 import { type LoadedContract, methodAt } from '../contract-model/load.js';
-import type { BodyMigration, Change, FieldAdded, Json, MethodSpec, ObjectLocation, Target } from '../contract-model/types.js';
+import type { BodyMigration, Change, CustomChange, FieldAdded, Json, MethodSpec, ObjectLocation, Target } from '../contract-model/types.js';
 import { drop, fill, fromArray, move, onLocated, restore, toArray } from './field-ops.js';
 
 export { move } from './field-ops.js';
@@ -125,7 +125,7 @@ function stepsFor(change: Change, method: string, specBefore: MethodSpec | undef
       for (const [type, fn] of Object.entries(change.object ?? {})) {
         if (locates(specAfter, type)) down.push(onObjects(specAfter, type, fn));
       }
-      const up = change.request?.[method];
+      const up = customUp(change, method, specBefore);
       return { ...(up && { up }), ...(down.length && { down }) };
     }
     default: {
@@ -133,6 +133,23 @@ function stepsFor(change: Change, method: string, specBefore: MethodSpec | undef
       throw new Error(`unknown change ${(never as Change).kind}`);
     }
   }
+}
+
+/**
+ * A custom change's request step up: its objects' way up (objectUp, located in the request's older shape) first, then
+ * the method's own migration.
+ */
+function customUp(change: CustomChange, method: string, specBefore: MethodSpec | undefined): BodyMigration | undefined {
+  const steps: BodyMigration[] = [];
+  for (const [type, fn] of Object.entries(change.objectUp ?? {})) if (locatesInRequest(specBefore, type)) steps.push(onRequestObjects(specBefore, type, fn));
+  const own = change.request?.[method];
+  if (own) steps.push(own);
+  if (steps.length <= 1) return steps[0];
+  return async (body, ctx) => {
+    let current = body;
+    for (const step of steps) current = await step(current, ctx);
+    return current;
+  };
 }
 
 const sameTarget = (a: Target, b: Target) =>
