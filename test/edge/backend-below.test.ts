@@ -137,6 +137,13 @@ for (const backend of [1, 2]) {
       expect(read.status).toBe(200);
     });
 
+    it('reads a report saved by a version 1 client, its key resolved to its workbook', async () => {
+      const read = await call('getReport', { reportId: 'rep_demo_q1' });
+      expect(read.status, JSON.stringify(read.body)).toBe(200);
+      expectHeadShape('getReport', read.body);
+      expect(read.body).toMatchObject({ id: 'rep_demo_q1', workbookId: 'wb_demo_marketing' });
+    });
+
     if (backend === 1) {
       it('refuses the methods a version 1 backend cannot serve, and leaves them out of the documents', async () => {
         const report = await call('createReport', { workbookId: SANDBOX, config: {} });
