@@ -24,6 +24,7 @@ const ENVIRONMENT = `environment (wins over the config file):
   PORT, HOST           listen.port, listen.host (the public listener)
   UPSTREAM_URL         upstream.url (the latest-only backend, or "embedded")
   UPSTREAM_TIMEOUT_MS  upstream.timeoutMs
+  UPSTREAM_API_VERSION upstream.apiVersion (the API version the backend speaks; default the contract's latest)
   ADMIN_PORT, ADMIN_HOST  admin.port, admin.host (the admin listener: /metrics, POST /reload)
   ADMIN_TOKEN, ADMIN_TOKEN_FILE  the token POST /reload requires (needed when ADMIN_HOST is not loopback)
   REDIS_URL            cache.redis.url (replicas share v1 page tokens and legacy-key lookups; absent: each caches alone)
