@@ -88,7 +88,9 @@ class EmbeddedUpstream {
   async urlFor(l: LoadedConfig, logger: Logger): Promise<string> {
     if (l.config.upstream.url !== 'embedded') return l.config.upstream.url;
     if (!this.url) {
-      const backend = createReferenceBackend({ contract: shippedContract, seed: DEMO_SEED });
+      // It speaks the version the config says the backend speaks (read once: the backend lives as long as the process).
+      const apiVersion = l.config.upstream.apiVersion;
+      const backend = createReferenceBackend({ contract: shippedContract, seed: DEMO_SEED, ...(apiVersion !== undefined && { apiVersion }) });
       this.url = await backend.listen(0, '127.0.0.1');
       this.stopBackend = () => backend.close();
       logger.warn(
