@@ -47,6 +47,9 @@ export const ENV_OVERRIDES = {
   UPSTREAM_URL: 'upstream.url',
   UPSTREAM_TIMEOUT_MS: 'upstream.timeoutMs',
   UPSTREAM_API_VERSION: 'upstream.apiVersion',
+  UPSTREAM_KIND: 'upstream.kind',
+  DATALENS_OSS_AUTH_COOKIE: 'upstream.datalensOss.authCookie',
+  DATALENS_OSS_SERVICES: 'upstream.datalensOss.services',
   ADMIN_HOST: 'admin.host',
   ADMIN_PORT: 'admin.port',
   REDIS_URL: 'cache.redis.url',
@@ -55,7 +58,7 @@ export const ENV_OVERRIDES = {
 
 const INTEGER_ENV = new Set(['PORT', 'UPSTREAM_TIMEOUT_MS', 'UPSTREAM_API_VERSION', 'ADMIN_PORT']);
 /** Variables holding a list: its items separated by commas or spaces. */
-const LIST_ENV = new Set(['TRUSTED_PROXIES']);
+const LIST_ENV = new Set(['TRUSTED_PROXIES', 'DATALENS_OSS_SERVICES']);
 
 const formatIssues = (error: ZodError, fromEnv: ReadonlyMap<string, string>): string[] =>
   error.issues.map((issue) => {

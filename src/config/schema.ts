@@ -67,8 +67,18 @@ export const DEFAULTS = {
   translatedAnswersMaxBytes: 16_777_216,
   translatedAnswersMinBytes: 16_384,
   readinessPath: '/ping',
+  datalensOssAuthCookie: 'auth',
+  datalensOssServices: ['bi'],
   readinessTimeoutMs: 2_000,
 } as const;
+
+/** What may stand behind the gateway (upstream.kind). */
+export const UPSTREAM_KINDS = ['rpc', 'datalens-oss'] as const;
+export type UpstreamKind = (typeof UPSTREAM_KINDS)[number];
+
+/** The services of open-source DataLens besides the UI server and United Storage: control-api (`bi`) and the meta-manager. */
+export const DATALENS_OSS_SERVICES = ['bi', 'meta-manager'] as const;
+export type DatalensOssService = (typeof DATALENS_OSS_SERVICES)[number];
 
 /** A preview client: an org id (as x-dl-org-id accepts it) or the first 12 hex digits of sha256(credential), as in the metrics. */
 const PREVIEW_CLIENT = /^(?:org:[A-Za-z0-9._:-]{1,64}|cred:[0-9a-f]{12})$/;
@@ -138,6 +148,11 @@ export const configSchema = z.strictObject({
     .prefault({}),
   upstream: z
     .strictObject({
+      /**
+       * What stands behind: `rpc`, a backend that serves `POST /rpc/<method>` itself; `datalens-oss`, the UI server of
+       * open-source DataLens, reached through its internal routes (src/edge/datalens-oss/, docs/operations.md).
+       */
+      kind: z.enum(UPSTREAM_KINDS).default('rpc'),
       /** A base URL of the latest-only backend, or "embedded" to start the reference backend in-process. */
       url: z
         .string()
@@ -148,10 +163,24 @@ export const configSchema = z.strictObject({
       timeoutMs: z.number().int().positive().default(DEFAULTS.upstreamTimeoutMs),
       maxSockets: z.number().int().positive().default(DEFAULTS.upstreamMaxSockets),
       keepAliveMs: z.number().int().positive().default(DEFAULTS.upstreamKeepAliveMs),
-      /** The API version the backend speaks (one of the contract's; unset: the contract's head). */
+      /** The API version the backend speaks (one of the contract's; unset: the contract's head, or 1 for datalens-oss). */
       apiVersion: z.number().int().positive().optional(),
+      /** Settings of `kind: datalens-oss`; ignored by `rpc`. */
+      datalensOss: z
+        .strictObject({
+          /** The cookie open-source DataLens reads its session from; a client's `Authorization: Bearer` becomes it. */
+          authCookie: z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,64}$/, 'a cookie name (RFC 6265 token), e.g. auth').default(DEFAULTS.datalensOssAuthCookie),
+          /** The optional services this deployment runs beside the UI server and United Storage: their methods are served. */
+          services: z.array(z.enum(DATALENS_OSS_SERVICES)).default([...DEFAULTS.datalensOssServices]),
+        })
+        .prefault({}),
     })
-    .prefault({}),
+    .prefault({})
+    .superRefine((u, ctx) => {
+      if (u.kind !== 'datalens-oss') return;
+      if (u.url === 'embedded') ctx.addIssue({ code: 'custom', path: ['url'], message: 'kind datalens-oss needs the UI server\'s base URL, e.g. http://datalens-ui:8080 (the embedded backend is kind rpc)' });
+      if (u.apiVersion !== undefined && u.apiVersion !== 1) ctx.addIssue({ code: 'custom', path: ['apiVersion'], message: `open-source DataLens speaks API version 1 (got ${u.apiVersion}); leave it unset or set 1` });
+    }),
   limits: z
     .strictObject({
       bodyBytes: z.number().int().positive().default(DEFAULTS.bodyLimitBytes),
@@ -311,8 +340,9 @@ export const configSchema = z.strictObject({
     .prefault({}),
 });
 
-/** The API version the backend speaks: `upstream.apiVersion`, or the contract's head when unset. */
-export const backendVersionOf = (config: GatewayConfig, head: number): number => config.upstream.apiVersion ?? head;
+/** The API version the backend speaks: `upstream.apiVersion`, or when unset 1 for open-source DataLens and the contract's head for `rpc`. */
+export const backendVersionOf = (config: GatewayConfig, head: number): number =>
+  config.upstream.apiVersion ?? (config.upstream.kind === 'datalens-oss' ? 1 : head);
 
 /** Pass-through is on by default in front of a real upstream, and off in front of the embedded reference backend (it has no web UI). */
 export const passthroughEnabled = (config: GatewayConfig): boolean =>

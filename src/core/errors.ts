@@ -12,6 +12,8 @@ export const ERROR_CATALOGUE = {
   VERSION_TRANSLATION_FAILED: { status: 422, title: 'Version translation failed' },
   // The method exists at the client's version but the backend (upstream.apiVersion, below it) cannot serve it.
   METHOD_NOT_SERVED_BY_BACKEND: { status: 404, title: 'Method not served by this backend' },
+  // The backend's kind has no route for the method (upstream.kind datalens-oss: no internal route, or a service it lacks).
+  NO_BACKEND_ROUTE: { status: 404, title: 'No route to this method on this backend' },
   INVALID_JSON: { status: 400, title: 'Invalid JSON' },
   METHOD_NOT_ALLOWED: { status: 405, title: 'Method not allowed' },
   PAYLOAD_TOO_LARGE: { status: 413, title: 'Payload too large' },

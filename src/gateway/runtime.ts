@@ -3,18 +3,20 @@
 
 import type { Logger } from 'pino';
 import type { Metrics } from '../admin/metrics.js';
-import { loadContract } from '../core/contract-model/load.js';
+import { loadContract, type LoadedContract } from '../core/contract-model/load.js';
 import type { Contract } from '../core/contract-model/types.js';
 import { buildPlans } from '../core/translate/plan.js';
 import { createBackendClient } from '../adapters/backend-client.js';
 import { createContractServices } from '../adapters/contract-services.js';
 import { createTranslatedAnswers } from '../adapters/cache/translated-answers.js';
 import { ConfigError, contractProblems, type LoadedConfig } from '../config/load.js';
-import { backendVersionOf, passthroughEnabled } from '../config/schema.js';
+import { backendVersionOf, type GatewayConfig, passthroughEnabled } from '../config/schema.js';
 import type { Clock, Runtime } from '../ports/runtime.js';
 import type { ImpactRecorder } from '../ports/impact.js';
 import { createPassThrough } from '../edge/passthrough/passthrough.js';
 import { createForwarder } from '../edge/rpc/forwarder.js';
+import { createOssUpstream } from '../edge/datalens-oss/forwarder.js';
+import { unroutedReason } from '../edge/datalens-oss/routes.js';
 
 export interface RuntimeOptions {
   readonly loaded: LoadedConfig;
@@ -40,7 +42,10 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     maxSockets: config.upstream.maxSockets,
     keepAliveMs: config.upstream.keepAliveMs,
   };
-  const forwarder = createForwarder(upstream);
+  const oss = config.upstream.kind === 'datalens-oss'
+    ? createOssUpstream({ ...upstream, authCookie: config.upstream.datalensOss.authCookie, maxAnswerBytes: config.limits.responseBytes })
+    : undefined;
+  const forwarder = oss?.forwarder ?? createForwarder(upstream);
   // Page tokens and key lookups: in this process, or shared through Redis (cache.redis); this generation's own.
   const caches = createContractServices(config, { logger: options.logger, metrics: options.metrics });
   const passthrough = passthroughEnabled(config)
@@ -55,14 +60,16 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     const contract = loadContract(options.contract);
     const problems = contractProblems(calendar, contract.versions, config.upstream.apiVersion);
     if (problems.length) throw new ConfigError(source, problems);
-    const backend = createBackendClient({ baseUrl: options.upstreamUrl, dispatcher: forwarder.pool, timeoutMs: config.upstream.timeoutMs });
+    const backend = oss?.backend ?? createBackendClient({ baseUrl: options.upstreamUrl, dispatcher: forwarder.pool, timeoutMs: config.upstream.timeoutMs });
+    const backendVersion = backendVersionOf(config, contract.head);
     const inFlight = new InFlight(close);
     return Object.freeze({
       config,
       calendar,
       contract,
-      backendVersion: backendVersionOf(config, contract.head),
-      plans: buildPlans(contract, backendVersionOf(config, contract.head)),
+      backendVersion,
+      plans: buildPlans(contract, backendVersion),
+      unrouted: oss ? unroutedAt(contract, backendVersion, config.upstream.datalensOss.services) : NOTHING_UNROUTED,
       forwarder,
       passthrough,
       backend,
@@ -83,6 +90,18 @@ export function createRuntime(options: RuntimeOptions): Runtime {
     close();
     throw e;
   }
+}
+
+const NOTHING_UNROUTED: ReadonlyMap<string, string> = new Map();
+
+/** The methods of the backend's version open-source DataLens cannot serve here, with why. */
+function unroutedAt(contract: LoadedContract, version: number, services: GatewayConfig['upstream']['datalensOss']['services']): ReadonlyMap<string, string> {
+  const out = new Map<string, string>();
+  for (const name of Object.keys(contract.byVersion.get(version)?.methods ?? {})) {
+    const reason = unroutedReason(name, services);
+    if (reason !== undefined) out.set(name, reason);
+  }
+  return out;
 }
 
 /** The requests in flight on one generation, and its retirement: closed once the last of them ends. */

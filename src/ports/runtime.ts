@@ -22,6 +22,8 @@ export interface Runtime {
   /** The API version the backend speaks (upstream.apiVersion, or the contract's head). */
   readonly backendVersion: number;
   readonly plans: ReadonlyMap<string, MethodPlan>;
+  /** The methods (named at the backend's version) the backend's kind has no route for, each with why (NO_BACKEND_ROUTE). */
+  readonly unrouted: ReadonlyMap<string, string>;
   readonly forwarder: Forwarder;
   /** Requests outside /rpc/ and the gateway's own routes go to the upstream through this; undefined when off. */
   readonly passthrough: PassThrough | undefined;

@@ -50,7 +50,7 @@ for (const backend of [1, 2]) {
 
     it('says the backend version in /versions and /readyz, and forwards x-dl-api-version: b', async () => {
       const versions = (await (await fetch(`${stack.url}/versions`)).json()) as Json;
-      expect(versions.backend).toEqual({ apiVersion: backend });
+      expect(versions.backend).toEqual({ kind: 'rpc', apiVersion: backend });
       const ready = (await (await fetch(`${stack.url}/readyz`)).json()) as Json;
       expect(ready).toEqual({ status: 'ready', backendVersion: backend });
       await call('getWorkbook', { workbookId: SANDBOX });

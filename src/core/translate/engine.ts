@@ -146,12 +146,15 @@ export function guardObjects(plan: MethodPlan, body: unknown, policy: GuardPolic
     for (const obj of collect(body, loc.path)) {
       if (obj === null) continue; // an optional object that is absent
       const versionField = loc.versionField ?? 'version';
-      const objectVersion = isJsonObject(obj) ? obj[versionField] : undefined;
+      const stamp = isJsonObject(obj) ? obj[versionField] : undefined;
+      const objectVersion = stamp === undefined || stamp === null ? policy.unstampedVersion : stamp;
       if (!isJsonObject(obj) || !Number.isSafeInteger(objectVersion)) {
         throw new GatewayError('UPSTREAM_UNAVAILABLE', `the backend answered with a ${loc.type} that does not carry the schema version it was saved under`, {
           reason: `${loc.type} without an integer ${versionField}`,
         });
       }
+      // Translated up from a backend that stamps nothing: the client's version says where its objects carry the stamp.
+      if (objectVersion !== stamp && plan.version > plan.head) obj[versionField] = objectVersion as number;
       // A listing row without the object's content is a reference: served whatever version it was saved under.
       if (loc.listing && !(loc.listing.content !== undefined && getAt(obj, loc.listing.content).found)) continue;
       const saved = objectVersion as number;

@@ -16,6 +16,12 @@ export interface GuardPolicy {
   readonly olderClients: OlderClientsRule;
   /** Versions above it are not released yet: no client can ask for them, so the strict rule never refuses their objects. */
   readonly releasedThrough: number;
+  /**
+   * The version an object without its stamp (absent or null) was saved under, for a backend that stamps nothing
+   * (open-source DataLens: every object it holds is version 1's); an answer translated up gets that stamp. Unset, such
+   * an object is the backend's fault (502).
+   */
+  readonly unstampedVersion?: number;
 }
 
 /** The default: lossless, every version released (tests and tools that do not run a calendar). */

@@ -19,6 +19,8 @@ export const readinessOptions = (rt: Runtime): ReadinessOptions => ({
   dispatcher: rt.forwarder.pool,
   upstreamUrl: rt.upstreamUrl,
   ...rt.config.readiness,
+  // Open-source DataLens announces no API version: its health route answering is the check (its version is configured).
+  checkVersion: rt.config.readiness.checkVersion && rt.config.upstream.kind === 'rpc',
   // Never longer than any other call to the backend may take.
   timeoutMs: Math.min(rt.config.readiness.timeoutMs, rt.config.upstream.timeoutMs),
   headVersion: rt.backendVersion,
@@ -67,11 +69,14 @@ function openApi(documents: WeakMap<Runtime, Map<string, OpenApiDocument>>, rt: 
   return doc;
 }
 
-/** The methods of `version` this generation's backend does not serve (none when it speaks the head). */
+/** The methods of `version` this generation's backend does not serve: above its version, or without a route on its kind. */
 function notServedAt(rt: Runtime, version: number): ReadonlySet<string> | undefined {
-  if (version <= rt.backendVersion) return undefined;
+  if (version <= rt.backendVersion && rt.unrouted.size === 0) return undefined;
   const out = new Set<string>();
-  for (const name of Object.keys(rt.contract.byVersion.get(version)?.methods ?? {})) if (rt.plans.get(`${version}:${name}`)?.notServed) out.add(name);
+  for (const name of Object.keys(rt.contract.byVersion.get(version)?.methods ?? {})) {
+    const plan = rt.plans.get(`${version}:${name}`);
+    if (plan?.notServed || (plan && rt.unrouted.has(plan.upstreamMethod))) out.add(name);
+  }
   return out;
 }
 
@@ -84,7 +89,7 @@ function installDocumentRoutes(app: Express, current: () => Runtime): void {
     const now = rt.clock();
     res.json({
       latest: latestAt(rt.calendar, now)?.version ?? null,
-      backend: { apiVersion: rt.backendVersion },
+      backend: { kind: rt.config.upstream.kind, apiVersion: rt.backendVersion },
       versions: rt.calendar.entries.map((e) => ({
         ...calendarRow(e, now),
         brownouts: e.brownouts.map((w) => ({ start: w.start.toISOString(), end: w.end.toISOString() })),

@@ -161,6 +161,15 @@ class RpcCall implements Exchange {
         reason: plan.notServed,
       });
     }
+    const unrouted = rt.unrouted.get(plan.upstreamMethod);
+    if (unrouted !== undefined) {
+      throw new GatewayError('NO_BACKEND_ROUTE', `${method} is not served here: ${unrouted}`, {
+        method,
+        requestedVersion: plan.version,
+        backendKind: rt.config.upstream.kind,
+        reason: unrouted,
+      });
+    }
     if (plan.unservable) throw new GatewayError('VERSION_TRANSLATION_FAILED', plan.unservable, { method, field: null });
     return plan;
   }
@@ -311,7 +320,12 @@ class RpcCall implements Exchange {
   /** A buffered success: guarded against objects newer than the client's version and migrated down (or as kept). */
   private async translateDown(status: number, headers: IncomingHttpHeaders, chunks: readonly Buffer[], size: number): Promise<void> {
     try {
-      const policy = { olderClients: this.rt.config.objects.olderClients, releasedThrough: this.releasedThrough };
+      const policy: GuardPolicy = {
+        olderClients: this.rt.config.objects.olderClients,
+        releasedThrough: this.releasedThrough,
+        // Open-source DataLens stamps no object: all it holds was saved under version 1, the only one it speaks.
+        ...(this.rt.config.upstream.kind === 'datalens-oss' && { unstampedVersion: this.rt.backendVersion }),
+      };
       const kept = this.rt.translatedAnswers;
       const key = kept && size >= kept.minAnswerBytes ? answerKey(this.plan as MethodPlan, policy, chunks) : undefined;
       const reused = key === undefined ? undefined : kept?.get(key);
