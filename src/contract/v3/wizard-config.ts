@@ -36,6 +36,13 @@ function put(o: Json, key: string, value: unknown): void {
   else o[key] = value;
 }
 
+/**
+ * The config version a canonical config (made from a v3 document) is written in: the newest of datalens-ui f581b7c
+ * (src/shared/types/wizard/versions.ts, ChartsConfigVersion.V15). A config must say its version: open-source
+ * DataLens's charts engine refuses one without it (it migrates by it).
+ */
+export const CANONICAL_CONFIG_VERSION = '15';
+
 /** The config's lists of data sources that the document groups under `sources` (same names). */
 const SOURCE_FIELDS = ['datasetsIds', 'filters', 'hierarchies', 'links', 'updates'] as const;
 
@@ -213,6 +220,7 @@ function canonicalConfig(doc: Json): Json {
     else put(viz, key, value);
   }
   out.visualization = { ...viz, placeholders };
+  if (!has(out, 'version')) out.version = CANONICAL_CONFIG_VERSION;
   return out;
 }
 

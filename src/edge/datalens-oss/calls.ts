@@ -65,7 +65,7 @@ export async function serveOnOss(target: OssTarget, method: string, body: Buffer
     case 'action':
       return call.action(route.service, route.action, body, requestId);
     case 'chart-create':
-      return asIs(await call.send('POST', '/api/charts/v1/charts', body));
+      return chartsEngine(await call.send('POST', '/api/charts/v1/charts', body), 'POST /api/charts/v1/charts');
     case 'chart-update':
       return updateChart(call, route.family, body, requestId);
     case 'chart-read':
@@ -79,8 +79,15 @@ async function updateChart(call: InternalCall, family: ChartFamily, body: Buffer
   const lookup = await call.send('POST', '/gateway/root/us/getEntry', Buffer.from(JSON.stringify({ entryId })));
   const entry = parsed(lookup) as { scope?: unknown; type?: unknown } | undefined;
   if (lookup.status < 200 || lookup.status >= 300) return asJson(call.actionError('us.getEntry', lookup, requestId));
-  if (entry?.scope !== 'widget' || typeof entry.type !== 'string' || !CHART_TYPES[family].has(entry.type)) return asJson(notThisKind('No entry found', requestId));
-  return asIs(await call.send('POST', `/api/charts/v1/charts/${encodeURIComponent(entryId)}`, body));
+  if (entry === undefined) throw missingRoute('POST /gateway/root/us/getEntry', lookup.status);
+  if (entry.scope !== 'widget' || typeof entry.type !== 'string' || !CHART_TYPES[family].has(entry.type)) return asJson(notThisKind('No entry found', requestId));
+  return chartsEngine(await call.send('POST', `/api/charts/v1/charts/${encodeURIComponent(entryId)}`, body), 'POST /api/charts/v1/charts/:id');
+}
+
+/** A chart write's answer: the charts engine's, as the public controller passes it; a 404 that is not JSON means no such route. */
+function chartsEngine(answer: InternalAnswer, what: string): OssAnswer {
+  if (answer.status === 404 && parsed(answer) === undefined) throw missingRoute(what, 404);
+  return asIs(answer);
 }
 
 async function readChart(call: InternalCall, family: ChartFamily, body: Buffer, requestId: string): Promise<OssAnswer> {

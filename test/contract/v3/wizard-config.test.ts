@@ -81,7 +81,7 @@ describe('Wizard config → v3 document → config', () => {
     expect(configDown(doc)).toEqual(c);
   });
 
-  it('gives a canonical config for a document no older client wrote (placeholders in document order)', () => {
+  it('gives a canonical config for a document no older client wrote (placeholders in document order, the config version it is written in)', () => {
     const doc = { sources: { datasetsIds: ['ds'] }, visualization: { type: 'area', x: { items: [1] }, y: { items: [], settings: { s: 1 } }, colors: { items: [2], settings: { palette: 'p' } }, chartSettings: { title: 't' } } };
     expect(configDown(doc)).toEqual({
       datasetsIds: ['ds'],
@@ -89,6 +89,8 @@ describe('Wizard config → v3 document → config', () => {
       colorsConfig: { palette: 'p' },
       extraSettings: { title: 't' },
       visualization: { id: 'area', placeholders: [{ id: 'x', items: [1] }, { id: 'y', items: [], settings: { s: 1 } }] },
+      // Open-source DataLens's charts engine refuses a config that does not say its version.
+      version: '15',
     });
   });
 
