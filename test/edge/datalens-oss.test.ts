@@ -590,6 +590,8 @@ describe('the gateway in front of open-source DataLens (default settings)', () =
       expect(ui.seen[1]!.json).toMatchObject({ entryId: CHART, template: 'datalens', mode: 'publish', data: { visualization: { id: 'flatTable' } } });
       expect(ui.seen[1]!.json).not.toHaveProperty('chartId');
       expect(res.body.entry).toMatchObject({ entryId: CHART, type: 'table_wizard_node' });
+      // The engine answers the config only as JSON text in data.shared: the v3 answer's document is made from it.
+      expect(res.body.entry.data).toMatchObject({ visualization: { type: 'flatTable' } });
     });
 
     it("version 2's getEntries with a page token pages the version-1 getEntries by number", async () => {

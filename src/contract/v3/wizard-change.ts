@@ -111,13 +111,29 @@ function updateDown(body: Json): Json {
   return out;
 }
 
+/**
+ * The config of a v1/v2 chart answer: its own fields, or, when the answer holds the config only as JSON text in
+ * `data.shared` (open-source DataLens's charts engine answers a write so, datalens-ui f581b7c), that text parsed.
+ */
+function configOfAnswer(data: Json): Json {
+  if (typeof data.shared === 'string' && !Object.hasOwn(data, 'visualization')) {
+    try {
+      const config: unknown = JSON.parse(data.shared);
+      if (isObj(config)) return config;
+    } catch {
+      /* not JSON: the fields there are all there is */
+    }
+  }
+  return omit(data, 'shared');
+}
+
 /** The inverse of flatEntry: the flat v1/v2 entry → `{entry, isFavorite?, permissions?}`, the config as a v3 document. */
 function wrappedEntry(body: Json): Json {
   if (typeof body.entryId !== 'string') return body;
   const entry = omit(body, 'version', 'permissions', 'isFavorite');
   entry[API_VERSION_FIELD] = body.version;
   entry.version = 1;
-  if (isObj(body.data) && !isWizardDocument(body.data)) entry.data = withoutLegacy(configUp(omit(body.data, 'shared')));
+  if (isObj(body.data) && !isWizardDocument(body.data)) entry.data = withoutLegacy(configUp(configOfAnswer(body.data)));
   const out: Json = { entry };
   if (body.isFavorite !== undefined) out.isFavorite = body.isFavorite;
   if (body.permissions !== undefined) out.permissions = body.permissions;
