@@ -55,3 +55,23 @@ describe('deploy/kubernetes/networkpolicy.yaml', () => {
     expect(rules[0]!.ports.map((p) => p.port)).toEqual([8081]);
   });
 });
+
+describe('deploy/datalens-oss/compose.yaml', () => {
+  // `!reset` is a Compose tag: read it as the value it resets to.
+  const text = readFileSync(join(ROOT, 'deploy/datalens-oss/compose.yaml'), 'utf8');
+  const compose = parseAllDocuments(text, { customTags: [{ tag: '!reset', resolve: () => [] }] })[0]!.toJS() as Record<string, any>;
+  const gateway = compose.services['dl-version-gateway'];
+
+  it('puts the gateway in front of the UI server in full mode, as kind datalens-oss, on the port the UI had', () => {
+    expect(gateway.environment).toMatchObject({ UPSTREAM_KIND: 'datalens-oss', UPSTREAM_URL: 'http://ui:8080' });
+    expect(compose.services.ui.ports).toEqual([]);
+    expect(gateway.ports).toEqual(['${UI_PORT:-8080}:8080']);
+  });
+
+  it('gives settings the gateway takes: the environment over the shipped config validates as a datalens-oss upstream', () => {
+    const { config } = parseConfig(parseAllDocuments(readFileSync(join(ROOT, 'config/gateway.yaml'), 'utf8'))[0]!.toJS(), gateway.environment);
+    expect(config.upstream.kind).toBe('datalens-oss');
+    expect(config.upstream.datalensOss.services).toEqual(['bi']);
+    expect(passthroughEnabled(config)).toBe(true);
+  });
+});
