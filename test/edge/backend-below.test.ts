@@ -51,6 +51,9 @@ for (const backend of [1, 2]) {
     it('says the backend version in /versions and /readyz, and forwards x-dl-api-version: b', async () => {
       const versions = (await (await fetch(`${stack.url}/versions`)).json()) as Json;
       expect(versions.backend).toEqual({ kind: 'rpc', apiVersion: backend });
+      // The head's reference page says its calls are translated; a page at the backend's own version says nothing.
+      expect(await (await fetch(`${stack.url}/${HEAD}/`)).text()).toContain(`Served by a backend that speaks API version ${backend}; calls at ${HEAD} are translated down`);
+      expect(await (await fetch(`${stack.url}/${backend}/`)).text()).not.toContain('dlgw-backend');
       const ready = (await (await fetch(`${stack.url}/readyz`)).json()) as Json;
       expect(ready).toEqual({ status: 'ready', backendVersion: backend });
       await call('getWorkbook', { workbookId: SANDBOX });

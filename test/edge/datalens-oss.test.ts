@@ -538,6 +538,14 @@ describe('the gateway in front of open-source DataLens (default settings)', () =
       expect(((await res.json()) as { backend: unknown }).backend).toEqual({ kind: 'datalens-oss', apiVersion: 1 });
     });
 
+    it('the reference pages say what serves them: open-source DataLens at version 1, translated at 3, as is at 1', async () => {
+      const page = async (v: string) => (await fetch(`${stack.url}/${v}/`)).text();
+      expect(await page('3')).toContain('Served by a self-hosted open-source DataLens, which speaks API version 1; calls at 3 are translated down to version 1 and their answers up.');
+      const v1 = await page('1');
+      expect(v1).toContain('Served by a self-hosted open-source DataLens, which speaks API version 1. The methods it cannot serve are not listed.');
+      expect(ui.seen).toEqual([]);
+    });
+
     it('/readyz is 200 when GET /ping answers 200 "pong", though no version is announced', async () => {
       ui.on('GET', '/ping', { status: 200, type: 'text/plain; charset=utf-8', body: 'pong' });
       const res = await fetch(`${stack.url}/readyz`);

@@ -166,6 +166,7 @@ function installReferenceRoutes(app: Express, current: () => Runtime): void {
       version: entry.version,
       latest,
       versions: rt.contract.versions,
+      backend: { kind: rt.config.upstream.kind, apiVersion: rt.backendVersion },
       lifecycle: {
         status: statusAt(entry, now),
         releasedAt: entry.releasedAt,

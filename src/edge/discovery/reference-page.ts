@@ -16,6 +16,18 @@ export interface PageOptions {
   readonly lifecycle: PageLifecycle;
   /** Every version with a page, for the navigation line. */
   readonly versions: readonly number[];
+  /** What stands behind the gateway (upstream.kind) and the API version it speaks: said under the navigation line. */
+  readonly backend?: { readonly kind: 'rpc' | 'datalens-oss'; readonly apiVersion: number };
+}
+
+/** The line that says what serves this version's calls, when it is not simply a backend at this version. */
+export function backendNotice(version: number, backend: PageOptions['backend']): string | undefined {
+  if (!backend) return undefined;
+  const below = backend.apiVersion < version ? `; calls at ${version} are translated down to version ${backend.apiVersion} and their answers up` : '';
+  if (backend.kind === 'datalens-oss') {
+    return `Served by a self-hosted open-source DataLens, which speaks API version ${backend.apiVersion}${below}. The methods it cannot serve are not listed.`;
+  }
+  return below ? `Served by a backend that speaks API version ${backend.apiVersion}${below}.` : undefined;
 }
 
 /** Content-Security-Policy of the page: only the gateway's own scripts, styles and documents. */
@@ -59,6 +71,7 @@ export function renderReferencePage(options: PageOptions): string {
   const up = '../';
   const spec = latest ? `${up}json/` : 'json/';
   const notice = lifecycleNotice(version, lifecycle);
+  const served = backendNotice(version, options.backend);
   const title = `DataLens public API, version ${version}${latest ? ' (latest)' : ''}`;
   const nav = [
     ...options.versions.map((v) => `<a href="${up}${v}/">Version ${v}</a>`),
@@ -79,7 +92,7 @@ export function renderReferencePage(options: PageOptions): string {
 </head>
 <body${lifecycle.status === 'sunset' ? ' class="dlgw-retired"' : ''}>
 ${notice ? `<p class="dlgw-banner ${lifecycle.status}" role="alert" data-status="${lifecycle.status}">${notice}</p>\n` : ''}<nav class="dlgw-nav">${nav}</nav>
-<div id="swagger-ui" data-spec="${escapeHtml(spec)}"></div>
+${served ? `<p class="dlgw-backend" data-backend="${options.backend?.kind}">${escapeHtml(served)}</p>\n` : ''}<div id="swagger-ui" data-spec="${escapeHtml(spec)}"></div>
 <script src="${up}_reference/swagger-ui-bundle.js"></script>
 <script src="${up}_reference/start.js"></script>
 </body>
