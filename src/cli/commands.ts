@@ -24,7 +24,10 @@ const ENVIRONMENT = `environment (wins over the config file):
   PORT, HOST           listen.port, listen.host (the public listener)
   UPSTREAM_URL         upstream.url (the latest-only backend, or "embedded")
   UPSTREAM_TIMEOUT_MS  upstream.timeoutMs
-  UPSTREAM_API_VERSION upstream.apiVersion (the API version the backend speaks; default the contract's latest)
+  UPSTREAM_API_VERSION upstream.apiVersion (the API version the backend speaks; default the contract's latest, 1 for datalens-oss)
+  UPSTREAM_KIND        upstream.kind: rpc (a backend serving /rpc/<method>; default) or datalens-oss (open-source DataLens's UI server)
+  DATALENS_OSS_SERVICES  upstream.datalensOss.services: bi, meta-manager (comma-separated; default bi)
+  DATALENS_OSS_AUTH_COOKIE  upstream.datalensOss.authCookie: the cookie a Bearer token becomes (default auth)
   ADMIN_PORT, ADMIN_HOST  admin.port, admin.host (the admin listener: /metrics, POST /reload)
   ADMIN_TOKEN, ADMIN_TOKEN_FILE  the token POST /reload requires (needed when ADMIN_HOST is not loopback)
   REDIS_URL            cache.redis.url (replicas share v1 page tokens and legacy-key lookups; absent: each caches alone)

@@ -19,7 +19,7 @@ describe('the embedded backend at upstream.apiVersion 1', () => {
       const ready = await fetch(`${serving.url}/readyz`);
       expect(await ready.json()).toEqual({ status: 'ready', backendVersion: 1 });
       const versions = (await (await fetch(`${serving.url}/versions`)).json()) as { backend: { apiVersion: number } };
-      expect(versions.backend).toEqual({ apiVersion: 1 });
+      expect(versions.backend).toEqual({ kind: 'rpc', apiVersion: 1 });
       for (const version of ['3', 'latest']) {
         const res = await post(serving.url, 'getWorkbook', version, { workbookId: 'wb_demo_sandbox' });
         expect(res.status, version).toBe(200);
