@@ -1,11 +1,11 @@
 // The forwarder and backend client of `upstream.kind: datalens-oss` (src/ports/upstream.ts): each call goes through
 // serveOnOss under the same deadline and cancellation as the `rpc` forwarder's; the public answer is handed over whole.
 
-import { Pool } from 'undici';
 import { BackendCallError, GatewayError } from '../../core/errors.js';
 import { isJsonMediaType } from '../../core/media-type.js';
 import { upstreamFailed, upstreamTimeout, upstreamUnavailable } from '../../core/upstream-errors.js';
 import type { BackendClient, Exchange, Forwarder } from '../../ports/upstream.js';
+import { upstreamPool } from '../http/upstream-pool.js';
 import { serveOnOss, type OssAnswer, type OssTarget } from './calls.js';
 
 export interface OssForwarderOptions {
@@ -27,15 +27,7 @@ type Serve = (method: string, body: Buffer, headers: Readonly<Record<string, str
 
 export function createOssUpstream(options: OssForwarderOptions): OssUpstream {
   const url = new URL(options.target);
-  const pool = new Pool(url.origin, {
-    connections: options.maxSockets,
-    pipelining: 1,
-    keepAliveTimeout: options.keepAliveMs,
-    keepAliveMaxTimeout: options.keepAliveMs,
-    headersTimeout: 0,
-    bodyTimeout: 0,
-    connect: { timeout: options.timeoutMs },
-  });
+  const pool = upstreamPool(options);
   const target: OssTarget = {
     origin: url.origin,
     basePath: url.pathname.replace(/\/+$/, ''),

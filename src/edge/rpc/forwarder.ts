@@ -4,10 +4,11 @@
 // cancels its upstream request, writes are never retried, hop-by-hop headers of the answer are dropped.
 
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
-import { type Dispatcher, Pool } from 'undici';
+import type { Dispatcher } from 'undici';
 import { upstreamFailed, upstreamTimeout, upstreamUnavailable } from '../../core/upstream-errors.js';
 import type { Exchange, Forwarder } from '../../ports/upstream.js';
 import { HOP_BY_HOP, connectionListed } from '../http/headers.js';
+import { upstreamPool } from '../http/upstream-pool.js';
 
 
 
@@ -21,16 +22,8 @@ export interface ForwarderOptions {
 export function createForwarder(options: ForwarderOptions): Forwarder {
   const target = new URL(options.target);
   const basePath = target.pathname.replace(/\/+$/, '');
-  const pool = new Pool(target.origin, {
-    connections: options.maxSockets,
-    pipelining: 1,
-    keepAliveTimeout: options.keepAliveMs,
-    keepAliveMaxTimeout: options.keepAliveMs,
-    // Our own deadline covers the whole exchange (below); undici's idle timers would only duplicate it.
-    headersTimeout: 0,
-    bodyTimeout: 0,
-    connect: { timeout: options.timeoutMs },
-  });
+  // Our own deadline covers the whole exchange (below); the pool has no idle timers of its own.
+  const pool = upstreamPool(options);
   return {
     pool,
     forward(exchange) {
