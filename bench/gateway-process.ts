@@ -20,6 +20,8 @@ import { serveControl } from './control.js';
 // Import only the type from here: importing a value would run this module (and start a gateway).
 export interface GatewayChildOptions {
   readonly upstream: string;
+  /** upstream.apiVersion: the version the backend speaks (absent: the contract's head). */
+  readonly upstreamApiVersion?: number;
   /** limits.bodyBytes (absent: the config's default) */
   readonly bodyBytes?: number;
   /** limits.responseBytes (absent: the config's default) */
@@ -43,7 +45,7 @@ if (!options.upstream) throw new Error('gateway-process: missing {"upstream": UR
 
 const loaded = parseConfig({
   listen: { host: '127.0.0.1', port: 0 },
-  upstream: { url: options.upstream },
+  upstream: { url: options.upstream, ...(options.upstreamApiVersion !== undefined && { apiVersion: options.upstreamApiVersion }) },
   limits: {
     ...(options.bodyBytes !== undefined && { bodyBytes: options.bodyBytes }),
     ...(options.responseBytes !== undefined && { responseBytes: options.responseBytes }),

@@ -17,6 +17,8 @@ export interface Target {
   readonly method?: 'GET' | 'POST';
   /** Each request with a credential of its own (a caller the gateway has never seen); closed-loop runs only. */
   readonly freshCaller?: boolean;
+  /** The closed-loop runs' connections for this row (absent: the run's --connections); for a row whose backend is slow. */
+  readonly connections?: number;
 }
 
 export interface RunResult {

@@ -28,6 +28,7 @@ import { parseArgs, isDeepStrictEqual } from 'node:util';
 import { type Build, transpileForBench } from './build.js';
 import { type Child, killAllChildren, startNodeChild } from './control.js';
 import type { GatewayChildOptions } from './gateway-process.js';
+import type { BackendChildOptions } from './backend-process.js';
 import { type PacedResult, type RunResult, type Target, blast, median, once, paced } from './load.js';
 import { MIB, abortedRequests, bigUpdateBody, postStream } from './memory.js';
 import { type RunningNginx, findNginx, procTreeCpuUs, startNginx, startNginxWith } from './nginx.js';
@@ -36,6 +37,9 @@ import { DEFAULT_CONFIG, loadConfigFile } from '../src/config/load.js';
 import { type RunningRedis, hasRedisServer, startRedis } from './redis.js';
 import { summariseProfile } from './profile-summary.js';
 import { HEAD } from '../test/helpers/calendar.js';
+import { upToHead } from '../test/helpers/head-body.js';
+import { shippedContract } from '../src/contract/index.js';
+import { loadContract, methodAt } from '../src/core/contract-model/load.js';
 import { REPORT_CONTENT } from '../test/helpers/head-shapes.js';
 import { realShapedDashboardData } from './dashboard.js';
 import { impactRecordingCost } from './impact-record.js';
@@ -130,6 +134,23 @@ const DASH_WORKBOOK = 'wb_demo_sandbox';
 const DASH_ROWS = ['bare-dash', 'gw-dash-v3-streamed', 'gw-dash-v2-translated', 'gw-dash-v2-each-read', 'cmp-dash-v2-translated'] as const;
 /** The issue's target: the translated read costs at most this many times the streamed one in CPU. */
 const DASH_TRANSLATED_CPU_MAX = 2;
+/**
+ * The dashboard rows in front of a backend at an older version (BACKEND_V1_VERSION, as open-source DataLens speaks):
+ * the same real-shaped dashboard saved there at that version, read at it (pass-through, streamed) and at the head
+ * (translated up). They have a backend process of their own and are started only when selected, or in a full run.
+ */
+const DASH_V1_ROWS = ['gw-dash-v1-from-v1-streamed', 'gw-dash-v3-from-v1', 'gw-dash-v3-from-v1-each-read'] as const;
+const BACKEND_V1_VERSION = 1;
+const BACKEND_V1_HEADER = String(BACKEND_V1_VERSION);
+/**
+ * The connections of those rows (at most --connections): the version 1 reference backend translates its head-shaped
+ * store down to 1 on every read and answers this dashboard a few dozen times a second on this machine, so 32 connections
+ * would mostly wait in its queue, leave 32 requests in flight at the end of each round (work counted, answers not) and
+ * spill that queue into the next row.
+ */
+const DASH_V1_CONNECTIONS = 4;
+/** The head version's getDashboard answer schema: the translated-up read must parse with it. */
+const HEAD_GET_DASHBOARD = methodAt(loadContract(shippedContract), HEAD, 'getDashboard');
 /** The v1 paging rows read this page of this size (the demo seed has 30 entries): its token is cached after the first request. */
 const V1_PAGE = 3;
 const V1_PAGE_SIZE = 5;
@@ -264,6 +285,9 @@ const ROW_ORDER = [
   'gw-dash-v2-translated',
   'gw-dash-v2-each-read',
   'cmp-dash-v2-translated',
+  'gw-dash-v1-from-v1-streamed',
+  'gw-dash-v3-from-v1',
+  'gw-dash-v3-from-v1-each-read',
 ];
 
 function makeTargets(
@@ -280,10 +304,13 @@ function makeTargets(
     dashV3?: string | undefined;
     dashEachRead?: string | undefined;
     compareDash?: string | undefined;
+    dashV1?: string | undefined;
+    dashV1EachRead?: string | undefined;
   },
   reportId: string,
   pageToken: string,
   dashboardId: string | undefined,
+  dashboardV1Id?: string | undefined,
 ): Target[] {
   const get = JSON.stringify({ reportId });
   const direct = { ...JSON_HEADERS, 'x-dl-api-version': HEAD_HEADER };
@@ -418,6 +445,40 @@ function makeTargets(
       targets.push({ ...t, name: 'cmp-dash-v2-translated', description: `--compare: ${t.description}`, url: t.url.replace(urls.dashV2, urls.compareDash) });
     }
   }
+  if (dashboardV1Id && urls.dashV1) {
+    // The same dashboard on a backend at version 1 (saved there at 1), through a gateway whose upstream.apiVersion is
+    // 1: read at 1 (the backend's version: pass-through, streamed; the floor) and at the head (buffered, translated up).
+    const dash = JSON.stringify({ dashboardId: dashboardV1Id });
+    const connections = Math.min(DASH_V1_CONNECTIONS, CONNECTIONS);
+    targets.push(
+      {
+        name: 'gw-dash-v1-from-v1-streamed',
+        description: `gateway, backend at v${BACKEND_V1_HEADER}: getDashboard at v${BACKEND_V1_HEADER} ~500 KiB, streamed (the floor for gw-dash-v3-from-v1)`,
+        url: `${urls.dashV1}/rpc/getDashboard`,
+        headers: { ...JSON_HEADERS, 'x-dl-api-version': BACKEND_V1_HEADER },
+        body: dash,
+        connections,
+      },
+      {
+        name: 'gw-dash-v3-from-v1',
+        description: `gateway, backend at v${BACKEND_V1_HEADER}: getDashboard at v${HEAD_HEADER}, buffered, translated up (read again: served as kept)`,
+        url: `${urls.dashV1}/rpc/getDashboard`,
+        headers: { ...JSON_HEADERS, 'x-dl-api-version': HEAD_HEADER },
+        body: dash,
+        connections,
+      },
+    );
+    if (urls.dashV1EachRead) {
+      targets.push({
+        name: 'gw-dash-v3-from-v1-each-read',
+        description: `gateway, backend at v${BACKEND_V1_HEADER}: the same read at v${HEAD_HEADER}, nothing kept (each read translated up)`,
+        url: `${urls.dashV1EachRead}/rpc/getDashboard`,
+        headers: { ...JSON_HEADERS, 'x-dl-api-version': HEAD_HEADER },
+        body: dash,
+        connections,
+      });
+    }
+  }
   // Each floor right before the rows compared with it: a row's CPU ratio is read from rounds seconds apart, not a
   // minute apart (the machine's other load drifts in between).
   const rank = (name: string) => {
@@ -459,8 +520,20 @@ function pairedReport(results: ReadonlyMap<string, readonly Measured[]>): void {
   log('(CPU µs/req: CPU time of the process serving the row per answer; the verdict is a sign test on the rounds, bench/README.md)');
 }
 
+/** The dashboard saved on the version 1 backend: what was saved, its head shape, and the backend's own answer at 1. */
+interface DashboardV1 {
+  readonly id: string;
+  /** The data the version 1 client saved (bench/dashboard.ts). */
+  readonly data: unknown;
+  /** The same data translated up to the head by the contract (what a head read must answer). */
+  readonly headData: unknown;
+  /** getDashboard at version 1 straight from the backend: the bytes the pass-through row must forward unchanged. */
+  readonly backendText: string;
+  readonly requestBytes: number;
+}
+
 /** One request per target before measuring: 200, and the shape each row is meant to exercise. */
-async function smokeCheck(targets: Target[], reportId: string, pageEntries: string, dashData: unknown): Promise<Map<string, number>> {
+async function smokeCheck(targets: Target[], reportId: string, pageEntries: string, dashData: unknown, dashV1?: DashboardV1): Promise<Map<string, number>> {
   const answerBytes = new Map<string, number>();
   for (const t of targets) {
     const res = await once(t);
@@ -508,6 +581,25 @@ async function smokeCheck(targets: Target[], reportId: string, pageEntries: stri
       case 'gw-dash-v2-each-read':
         // A v2 client reads back exactly what it saved: every change of version 3 was undone.
         if (json?.entry?.version !== 1 || !isDeepStrictEqual(json.entry.data, dashData)) fail('expected the dashboard as the v2 client saved it');
+        break;
+      case 'gw-dash-v1-from-v1-streamed':
+        // The backend's version: its answer forwarded as it is (the same bytes as straight from the backend).
+        if (res.headers['x-dl-api-version'] !== BACKEND_V1_HEADER) fail(`expected x-dl-api-version: ${BACKEND_V1_HEADER}`);
+        if (json?.entry?.version !== 1 || json.entry.apiVersion !== BACKEND_V1_VERSION || !isDeepStrictEqual(json.entry.data, dashV1?.data)) {
+          fail(`expected the dashboard as the v${BACKEND_V1_HEADER} client saved it`);
+        }
+        if (res.text !== dashV1?.backendText) fail(`expected the backend's own answer at v${BACKEND_V1_HEADER}, byte for byte`);
+        if (!deprecated) fail('expected Deprecation and Sunset headers at v1');
+        break;
+      case 'gw-dash-v3-from-v1':
+      case 'gw-dash-v3-from-v1-each-read':
+        // The head's answer: the DashboardV2 shape, stamped as saved at version 1, the data as the contract translates it up.
+        if (res.headers['x-dl-api-version'] !== HEAD_HEADER) fail(`expected x-dl-api-version: ${HEAD_HEADER}`);
+        if (json?.entry?.version !== 2 || 'schemeVersion' in (json.entry.data ?? {}) || json.entry.apiVersion !== BACKEND_V1_VERSION) {
+          fail(`expected the dashboard in the DashboardV2 shape, saved at v${BACKEND_V1_HEADER}`);
+        }
+        if (!HEAD_GET_DASHBOARD?.response.safeParse(json).success) fail(`expected an answer that parses with getDashboard's v${HEAD_HEADER} schema`);
+        if (!isDeepStrictEqual(json.entry.data, dashV1?.headData)) fail(`expected the saved data translated up to v${HEAD_HEADER}, field for field`);
         break;
       case 'gw-v1-get':
         if (json?.id !== reportId || json.key !== V1_GET_KEY || 'workbookId' in json) fail('expected the report migrated down to v1');
@@ -658,6 +750,41 @@ async function main(): Promise<void> {
     if (created.status !== 200 || typeof created.json?.entry?.entryId !== 'string') throw new Error(`createDashboard at v2 through the gateway: ${created.status} ${created.text.slice(0, 300)}`);
     dashboard = { id: created.json.entry.entryId as string, data, requestBytes: Buffer.byteLength(JSON.stringify(create)) };
   }
+  // The rows in front of a backend at version 1: a backend process of its own at that version, a gateway whose
+  // upstream.apiVersion says so (default limits and caches, as the other dashboard rows), and the same dashboard saved
+  // through it by a version 1 client (pass-through: the backend stores what a version 1 client saves).
+  const wantsDashV1 = only ? only.some((n) => (DASH_V1_ROWS as readonly string[]).includes(n)) : profileRow === undefined || profileRow.includes('dash');
+  let dashV1: Child | undefined;
+  let dashV1EachRead: Child | undefined;
+  let dashboardV1: DashboardV1 | undefined;
+  if (wantsDashV1) {
+    const backendV1 = await startNodeChild('backend-v1', 'bench/backend-process.ts', {
+      compiledDir,
+      args: [JSON.stringify({ apiVersion: BACKEND_V1_VERSION } satisfies BackendChildOptions)],
+    });
+    children.push(backendV1);
+    const backendV1Url = backendV1.ready.url as string;
+    const nodeArgs = ['--expose-gc', ...(flags['gateway-node-options']?.split(/\s+/).filter(Boolean) ?? [])];
+    const v1Options: GatewayChildOptions = { upstream: backendV1Url, upstreamApiVersion: BACKEND_V1_VERSION, log: gatewayOptions.log };
+    dashV1 = await startNodeChild('gateway-dash-v1', 'bench/gateway-process.ts', { compiledDir, nodeArgs, args: [JSON.stringify(v1Options)] });
+    children.push(dashV1);
+    if (!only || only.includes('gw-dash-v3-from-v1-each-read')) {
+      const eachRead: GatewayChildOptions = { ...v1Options, translatedAnswersMaxBytes: 0 };
+      dashV1EachRead = await startNodeChild('gateway-dash-v1-each-read', 'bench/gateway-process.ts', { compiledDir, nodeArgs, args: [JSON.stringify(eachRead)] });
+      children.push(dashV1EachRead);
+    }
+    const data = realShapedDashboardData();
+    const create = { entry: { workbookId: DASH_WORKBOOK, name: 'bench-real-shaped-dashboard-v1', data, meta: {} } };
+    const created = await rpcJson(`${dashV1.ready.url as string}/rpc/createDashboard`, { 'x-dl-api-version': BACKEND_V1_HEADER }, create);
+    if (created.status !== 200 || typeof created.json?.entry?.entryId !== 'string') {
+      throw new Error(`createDashboard at v${BACKEND_V1_HEADER} through the gateway to the v${BACKEND_V1_HEADER} backend: ${created.status} ${created.text.slice(0, 300)}`);
+    }
+    const id = created.json.entry.entryId as string;
+    const direct = await rpcJson(`${backendV1Url}/rpc/getDashboard`, { 'x-dl-api-version': BACKEND_V1_HEADER }, { dashboardId: id });
+    if (direct.status !== 200) throw new Error(`getDashboard at v${BACKEND_V1_HEADER} on the v${BACKEND_V1_HEADER} backend: ${direct.status} ${direct.text.slice(0, 300)}`);
+    const up = (await upToHead('createDashboard', BACKEND_V1_VERSION, structuredClone(create))) as { entry: { data: unknown } };
+    dashboardV1 = { id, data, headData: up.entry.data, backendText: direct.text, requestBytes: Buffer.byteLength(JSON.stringify(create)) };
+  }
   const nginxBinary = flags['no-nginx'] || profileRow ? undefined : findNginx();
   if (nginxBinary) {
     try {
@@ -687,21 +814,24 @@ async function main(): Promise<void> {
       dashV3: dashV3?.ready.url as string | undefined,
       dashEachRead: dashEachRead?.ready.url as string | undefined,
       compareDash: dashCompare?.ready.url as string | undefined,
+      dashV1: dashV1?.ready.url as string | undefined,
+      dashV1EachRead: dashV1EachRead?.ready.url as string | undefined,
     },
     reportId,
     pageToken as string,
     dashboard?.id,
+    dashboardV1?.id,
   );
   const unknownRows = only?.filter((n) => !allTargets.some((t) => t.name === n)) ?? [];
   if (unknownRows.length) throw new Error(`--only: no row ${unknownRows.join(', ')} (rows: ${allTargets.map((t) => t.name).join(', ')})`);
   // --only measures its rows in the order given, so that rows to compare can run back to back in each round.
   const selected = only ? only.map((n) => allTargets.find((t) => t.name === n) as Target) : allTargets;
   const targets = PAIRED_BUILDS ? pairedTargets(selected, gatewayUrl, pairedGateways) : selected;
-  const answerBytes = await smokeCheck(targets, reportId, pageEntries, dashboard?.data);
+  const answerBytes = await smokeCheck(targets, reportId, pageEntries, dashboard?.data, dashboardV1);
   const byName = new Map(targets.map((t) => [t.name, t]));
   const target = (name: string) => byName.get(name) as Target;
   const servedBy = (name: string): Child | undefined =>
-    /^[AB]:/.test(name) ? pairedGateways.get(name.slice(0, 1)) : name === 'gw-dash-v2-translated' ? dashV2 : name === 'gw-dash-v2-each-read' ? dashEachRead : name === 'gw-dash-v3-streamed' ? dashV3 : name === 'cmp-dash-v2-translated' ? dashCompare : name.endsWith('-redis') ? gatewayRedis : name.startsWith('cmp-') ? compareGateway : name.startsWith('gw-') ? gateway : name === 'backend' ? backend : name.startsWith('bare-') ? bare : name === 'hpm-proxy' ? hpm : undefined;
+    /^[AB]:/.test(name) ? pairedGateways.get(name.slice(0, 1)) : name === 'gw-dash-v2-translated' ? dashV2 : name === 'gw-dash-v2-each-read' ? dashEachRead : name === 'gw-dash-v3-streamed' ? dashV3 : name === 'cmp-dash-v2-translated' ? dashCompare : name === 'gw-dash-v1-from-v1-streamed' || name === 'gw-dash-v3-from-v1' ? dashV1 : name === 'gw-dash-v3-from-v1-each-read' ? dashV1EachRead : name.endsWith('-redis') ? gatewayRedis : name.startsWith('cmp-') ? compareGateway : name.startsWith('gw-') ? gateway : name === 'backend' ? backend : name.startsWith('bare-') ? bare : name === 'hpm-proxy' ? hpm : undefined;
   const cpuOf = async (name: string): Promise<number | undefined> => {
     const child = servedBy(name);
     if (child) return child.call<number>('cpu');
@@ -711,7 +841,7 @@ async function main(): Promise<void> {
   const gcOf = async (name: string): Promise<GcPauses | undefined> => servedBy(name)?.call<GcPauses>('gcPauses');
   const measure = async (t: Target, durationS: number): Promise<Measured> => {
     const [cpu0, gc0] = [await cpuOf(t.name), await gcOf(t.name)];
-    const r = await blast(t, { connections: CONNECTIONS, durationS });
+    const r = await blast(t, { connections: t.connections ?? CONNECTIONS, durationS });
     const [cpu1, gc1] = [await cpuOf(t.name), await gcOf(t.name)];
     const cpuUs = cpu0 !== undefined && cpu1 !== undefined && r.responses > 0 ? (cpu1 - cpu0) / r.responses : Number.NaN;
     const gcUs = gc0 && gc1 && r.responses > 0 ? ((gc1.minorMs + gc1.majorMs - gc0.minorMs - gc0.majorMs) * 1000) / r.responses : Number.NaN;
@@ -737,7 +867,7 @@ async function main(): Promise<void> {
     const proc = t ? servedBy(t.name) : undefined;
     if (!t || !proc) throw new Error(`--profile: no profilable row ${profileRow} (rows: ${targets.map((t) => t.name).join(', ')})`);
     progress(`warm-up ${t.name}`);
-    await blast(t, { connections: CONNECTIONS, durationS: WARMUP_S });
+    await blast(t, { connections: t.connections ?? CONNECTIONS, durationS: WARMUP_S });
     progress(`profiling ${proc.name} (pid ${proc.pid}) under ${t.name} for 10 s`);
     const file = join(tmpdir(), `dlgw-bench-${proc.name}-${t.name}-${Date.now()}.cpuprofile`);
     await proc.call('profileStart', { intervalUs: 250 });
@@ -767,7 +897,7 @@ async function main(): Promise<void> {
   // A paired run warms each side twice, in the rounds' order (A B, B A): its first round was often the slowest otherwise.
   for (const t of PAIRED ? [...targets, ...[...targets].reverse()] : targets) {
     progress(`warm-up ${t.name}`);
-    await blast(t, { connections: CONNECTIONS, durationS: WARMUP_S });
+    await blast(t, { connections: t.connections ?? CONNECTIONS, durationS: WARMUP_S });
   }
   const results = new Map<string, Measured[]>(targets.map((t) => [t.name, []]));
   for (let round = 1; round <= ROUNDS; round++) {
@@ -804,10 +934,13 @@ async function main(): Promise<void> {
 
   // Each gateway row is compared with the bare proxy doing the same backend work.
   const floorOf = (name: string) =>
-    name === 'gw-dash-v2-translated' || name === 'gw-dash-v2-each-read' || name === 'cmp-dash-v2-translated' ? 'gw-dash-v3-streamed' : name === 'gw-dash-v3-streamed' || name === 'bare-dash' ? 'bare-dash' : name === 'gw-v1-create' || name === 'cmp-v1-create' ? 'bare-create' : name.startsWith('gw-v1-page') ? 'bare-page' : name === 'gw-passthrough-get' || name === 'cmp-passthrough-get' || name === 'nginx-front-get' ? 'bare-get' : 'bare-proxy';
+    name === 'gw-dash-v3-from-v1' || name === 'gw-dash-v3-from-v1-each-read' || name === 'gw-dash-v1-from-v1-streamed' ? 'gw-dash-v1-from-v1-streamed' : name === 'gw-dash-v2-translated' || name === 'gw-dash-v2-each-read' || name === 'cmp-dash-v2-translated' ? 'gw-dash-v3-streamed' : name === 'gw-dash-v3-streamed' || name === 'bare-dash' ? 'bare-dash' : name === 'gw-v1-create' || name === 'cmp-v1-create' ? 'bare-create' : name.startsWith('gw-v1-page') ? 'bare-page' : name === 'gw-passthrough-get' || name === 'cmp-passthrough-get' || name === 'nginx-front-get' ? 'bare-get' : 'bare-proxy';
   // --- the table of the throughput rounds (alone with --only)
   const throughputTable = () => {
-    log(`throughput: ${CONNECTIONS} connections, medians of ${ROUNDS} round(s) of ${DURATION_S} s`);
+    const fewer = targets.filter((t) => t.connections !== undefined && t.connections !== CONNECTIONS);
+    log(
+      `throughput: ${CONNECTIONS} connections${fewer.length ? ` (${fewer.map((t) => `${t.name} ${t.connections}`).join(', ')})` : ''}, medians of ${ROUNDS} round(s) of ${DURATION_S} s`,
+    );
     const rows = targets.map((t) => {
       const s = summary.get(t.name)!;
       return [
@@ -882,6 +1015,35 @@ async function main(): Promise<void> {
     log(`${'dashboard gateways\' peak RSS: translated (v2) / streamed (head)'.padEnd(62)} ${mb(peak(s2)).padStart(9)}   ${mb(peak(s3))} (heap used now ${mb(s2.heapUsed)} / ${mb(s3.heapUsed)})`);
     log('');
   };
+  // --- the dashboard read from a version 1 backend: translated up against streamed at 1 (informational, no target)
+  const dashboardV1Section = async () => {
+    if (!dashboardV1 || !dashV1 || !byName.has('gw-dash-v3-from-v1') || !byName.has('gw-dash-v1-from-v1-streamed')) return;
+    const streamed = summary.get('gw-dash-v1-from-v1-streamed')!;
+    const kib = (bytes: number | undefined) => `${((bytes ?? Number.NaN) / 1024).toFixed(0)} KiB`;
+    const peak = (s: GatewayStats) => Math.max(s.peakRss, s.maxRss);
+    log(
+      `the real-shaped dashboard on a backend at v${BACKEND_V1_HEADER} (upstream.apiVersion ${BACKEND_V1_HEADER}): saved at v${BACKEND_V1_HEADER} with a ${kib(dashboardV1.requestBytes)} createDashboard body; ` +
+        `getDashboard answers ${kib(answerBytes.get('gw-dash-v1-from-v1-streamed'))} at v${BACKEND_V1_HEADER} (the backend's bytes), ${kib(answerBytes.get('gw-dash-v3-from-v1'))} at v${HEAD_HEADER}`,
+    );
+    // Paired per round (the rows run back to back), then the median, as the other dashboard lines; no target.
+    const ratioLine = (label: string, name: string, what: string) => {
+      const row = summary.get(name);
+      if (!row) return;
+      const rounds = row.cpuPerRound.map((c, i) => c / (streamed.cpuPerRound[i] ?? Number.NaN));
+      log(
+        `${label.padEnd(62)} ${`${median(rounds).toFixed(2)}×`.padStart(9)}   ` +
+          `no target: ${what} (${row.cpuUs.toFixed(0)} µs against ${streamed.cpuUs.toFixed(0)} µs; per round ${rounds.map((r) => r.toFixed(2)).join(' / ')}; req/s ${(row.rps / streamed.rps).toFixed(2)}×)`,
+      );
+    };
+    ratioLine(`dashboard CPU/req, v${HEAD_HEADER} from v${BACKEND_V1_HEADER} (gw-dash-v3-from-v1 / gw-dash-v1-from-v1-streamed)`, 'gw-dash-v3-from-v1', 'translated up, read again (as kept)');
+    ratioLine(`  each read translated up (gw-dash-v3-from-v1-each-read / gw-dash-v1-from-v1-streamed)`, 'gw-dash-v3-from-v1-each-read', "a first read's cost");
+    const s1 = await dashV1.call<GatewayStats>('stats');
+    const se = await dashV1EachRead?.call<GatewayStats>('stats');
+    log(
+      `${'dashboard gateway in front of the v1 backend: peak RSS'.padEnd(62)} ${mb(peak(s1)).padStart(9)}   (heap used now ${mb(s1.heapUsed)})${se ? `; the each-read gateway's ${mb(peak(se))}` : ''}`,
+    );
+    log('');
+  };
   if (PAIRED) {
     throughputTable();
     pairedReport(results);
@@ -890,6 +1052,7 @@ async function main(): Promise<void> {
   if (only) {
     throughputTable();
     await dashboardSection();
+    await dashboardV1Section();
     return;
   }
 
@@ -966,6 +1129,7 @@ async function main(): Promise<void> {
 
   // --- headlines
   await dashboardSection();
+  await dashboardV1Section();
   // Each ratio is taken round by round (a row and its floor run seconds apart) and judged on the median of the rounds.
   const rpsRounds = (name: string) => perRoundRatios(summary.get(name)?.perRound ?? [], summary.get(floorOf(name))?.perRound ?? []);
   const cpuNote = (name: string) => {
