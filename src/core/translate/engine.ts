@@ -93,6 +93,7 @@ export function lostPaths(original: unknown, back: unknown, at = '', out: string
   const join = (k: string | number) => (at === '' ? String(k) : `${at}.${k}`);
   if (isJsonObject(original) && isJsonObject(back)) {
     for (const [k, v] of Object.entries(original)) {
+      if (out.length >= 20) break;
       if (v === undefined) continue;
       if (!Object.hasOwn(back, k) || back[k] === undefined) out.push(join(k));
       else lostPaths(v, back[k], join(k), out);
