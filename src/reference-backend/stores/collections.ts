@@ -2,7 +2,7 @@
 // Answer shape: datalens-tech/datalens-ui src/shared/schema/us/schemas/collections/index.ts (collectionSchema).
 
 import { BackendError, notFound } from '../shared/errors.js';
-import { freshId } from '../shared/ids.js';
+import { checkForeignId, freshId } from '../shared/ids.js';
 import { TENANT_ID, stampNew, type Stamped } from './guard.js';
 
 export interface Collection extends Stamped {
@@ -48,6 +48,7 @@ export class CollectionStore {
   /** The stored collection (callers copy before answering). */
   require(collectionId: string): Collection {
     const found = this.byId.get(collectionId);
+    if (found === undefined) checkForeignId(collectionId, 'collectionId');
     if (found === undefined) throw notFound('collection', `Collection ${collectionId} not found.`, { collectionId });
     return found;
   }

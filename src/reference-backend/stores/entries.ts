@@ -3,7 +3,7 @@
 // (EntryFields) and src/shared/schema/us/schemas/entries/get-entries.ts (getEntriesEntry).
 
 import { BackendError, notFound } from '../shared/errors.js';
-import { freshId, newId } from '../shared/ids.js';
+import { checkForeignId, freshId, newId } from '../shared/ids.js';
 import { defaultData } from './entry-data.js';
 import { TENANT_ID, now, stampNew, type Stamped } from './guard.js';
 
@@ -139,6 +139,7 @@ export class EntryStore {
   /** The stored entry, optionally of one scope and kind (a chart id asked for as a dashboard is not found). */
   require(entryId: string, scope?: EntryScope, kind?: (entry: Entry) => boolean): Entry {
     const found = this.byId.get(entryId);
+    if (found === undefined) checkForeignId(entryId, 'entryId');
     if (found === undefined || (scope !== undefined && found.scope !== scope) || (kind !== undefined && !kind(found))) {
       throw notFound('entry', `Entry ${entryId} not found.`, { entryId });
     }

@@ -2,7 +2,7 @@
 // Answer shape: datalens-tech/datalens-ui src/shared/schema/us/schemas/workbooks/index.ts (workbookSchema).
 
 import { BackendError, notFound } from '../shared/errors.js';
-import { freshId } from '../shared/ids.js';
+import { checkForeignId, freshId } from '../shared/ids.js';
 import { TENANT_ID, stampNew, type Stamped } from './guard.js';
 
 export interface Workbook extends Stamped {
@@ -60,6 +60,7 @@ export class WorkbookStore {
   /** The stored workbook (callers copy before answering). */
   require(workbookId: string): Workbook {
     const found = this.byId.get(workbookId);
+    if (found === undefined) checkForeignId(workbookId, 'workbookId');
     if (found === undefined) throw notFound('workbook', `Workbook ${workbookId} not found.`, { workbookId });
     return found;
   }
