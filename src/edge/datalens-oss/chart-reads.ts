@@ -5,8 +5,8 @@
 
 import { type ChartFamily, CHART_TYPES } from './routes.js';
 import { notThisKind, type PublicAnswer } from './public-errors.js';
+import { isJsonObject } from '../../core/translate/paths.js';
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The public arguments a chart read takes (v1 get{Wizard,QL}ChartArgs). */
 export interface ChartReadArgs {
@@ -41,7 +41,7 @@ const OSS_ENTRY_DEFAULTS = { tenantId: 'common', version: null, sourceVersion: n
 
 /** The stored config as the public answer carries it: Wizard's the engine parsed already, QL's still in `shared`. */
 function configOf(data: unknown): unknown {
-  if (!isObject(data) || typeof data.shared !== 'string') return data ?? null;
+  if (!isJsonObject(data) || typeof data.shared !== 'string') return data ?? null;
   try {
     return JSON.parse(data.shared);
   } catch {
@@ -51,7 +51,7 @@ function configOf(data: unknown): unknown {
 
 /** The public answer for a successful charts-engine read: 404 when the entry is not a chart of `family`. */
 export function publicChartRead(family: ChartFamily, args: ChartReadArgs, entry: unknown, requestId: string): PublicAnswer {
-  if (!isObject(entry) || entry.scope !== 'widget' || typeof entry.type !== 'string' || !CHART_TYPES[family].has(entry.type)) {
+  if (!isJsonObject(entry) || entry.scope !== 'widget' || typeof entry.type !== 'string' || !CHART_TYPES[family].has(entry.type)) {
     return notThisKind('Entry not found', requestId);
   }
   const out: Record<string, unknown> = { ...OSS_ENTRY_DEFAULTS };
@@ -59,7 +59,7 @@ export function publicChartRead(family: ChartFamily, args: ChartReadArgs, entry:
     if (ENGINE_ONLY.includes(key) && !(key === 'isFavorite' && args.includeFavorite)) continue;
     out[key] = value;
   }
-  if (isObject(entry.meta)) out.meta = Object.fromEntries(Object.entries(entry.meta).filter(([k]) => !ENGINE_META.includes(k)));
+  if (isJsonObject(entry.meta)) out.meta = Object.fromEntries(Object.entries(entry.meta).filter(([k]) => !ENGINE_META.includes(k)));
   out.data = configOf(entry.data);
   return { status: 200, body: out };
 }

@@ -3,6 +3,8 @@
 // outside: the internal route sends the gateway library's error without its `debug` part, so the original error's
 // class is read from what is left (status, code, message), as the recordings of both routes show.
 
+import { isJsonObject } from '../../core/translate/paths.js';
+
 /** An answer as the public controller would send it. */
 export interface PublicAnswer {
   readonly status: number;
@@ -15,7 +17,6 @@ const NOT_FOUND_MESSAGES = new Set(['No entry found', 'Entry not found']);
 /** A JavaScript TypeError, ReferenceError or SyntaxError's message: the public controller hides those as 500. */
 const PROGRAM_ERROR = /is not a function|is not iterable|Cannot read propert|Cannot set propert|is not defined|Unexpected token|Unexpected end of JSON/;
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const text = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 
 /** The public error body, with its keys in the controller's order; undefined ones are left out, as JSON does. */
@@ -33,7 +34,7 @@ const errorBody = (status: number, requestId: string, message: string, code?: st
  * ("Internal server error"). Undefined when the answer is not the gateway library's error (no such route).
  */
 export function publicActionError(status: number, body: unknown, requestId: string): PublicAnswer | undefined {
-  if (!isObject(body) || text(body.message) === undefined) return undefined;
+  if (!isJsonObject(body) || text(body.message) === undefined) return undefined;
   const message = body.message as string;
   const id = text(body.requestId) ?? requestId;
   if (status !== 500) return { status, body: errorBody(status, id, message, text(body.code), body.details) };
@@ -49,7 +50,7 @@ export function publicActionError(status: number, body: unknown, requestId: stri
  * error body as it came (`{code, message, details}`) where the public controller would send it through prepareError.
  */
 export function publicChartReadError(status: number, body: unknown, requestId: string): PublicAnswer {
-  if (status === 500 || !isObject(body)) return { status: 500, body: errorBody(500, requestId, 'Internal server error') };
+  if (status === 500 || !isJsonObject(body)) return { status: 500, body: errorBody(500, requestId, 'Internal server error') };
   const message = text(body.message) ?? 'Failed to get chart';
   return { status, body: errorBody(status, text(body.requestId) ?? requestId, message, text(body.code), body.details) };
 }
