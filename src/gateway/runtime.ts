@@ -16,7 +16,7 @@ import type { ImpactRecorder } from '../ports/impact.js';
 import { createPassThrough } from '../edge/passthrough/passthrough.js';
 import { createForwarder } from '../edge/rpc/forwarder.js';
 import { createOssUpstream } from '../edge/datalens-oss/forwarder.js';
-import { unroutedReason } from '../edge/datalens-oss/routes.js';
+import { OSS_SERVED_ABOVE, unroutedReason } from '../edge/datalens-oss/routes.js';
 
 export interface RuntimeOptions {
   readonly loaded: LoadedConfig;
@@ -68,7 +68,7 @@ export function createRuntime(options: RuntimeOptions): Runtime {
       calendar,
       contract,
       backendVersion,
-      plans: buildPlans(contract, backendVersion),
+      plans: buildPlans(contract, backendVersion, oss ? servedAbove(contract, backendVersion) : undefined),
       unrouted: oss ? unroutedAt(contract, backendVersion, config.upstream.datalensOss.services) : NOTHING_UNROUTED,
       forwarder,
       passthrough,
@@ -93,6 +93,11 @@ export function createRuntime(options: RuntimeOptions): Runtime {
 }
 
 const NOTHING_UNROUTED: ReadonlyMap<string, string> = new Map();
+
+/** The methods open-source DataLens serves above its version, at the version their rows take, where the contract has them there. */
+function servedAbove(contract: LoadedContract, backend: number): ReadonlyMap<string, number> {
+  return new Map([...OSS_SERVED_ABOVE].filter(([name, at]) => at > backend && contract.byVersion.get(at)?.methods[name] !== undefined));
+}
 
 /** The methods of the backend's version open-source DataLens cannot serve here, with why. */
 function unroutedAt(contract: LoadedContract, version: number, services: GatewayConfig['upstream']['datalensOss']['services']): ReadonlyMap<string, string> {

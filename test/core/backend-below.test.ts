@@ -228,6 +228,19 @@ describe('what a backend below cannot serve', () => {
     expect(buildPlans(loaded, 2).get('3:archiveWidget')!.notServed).toMatch(/^an archive reason/);
   });
 
+  it('serves a method added above the backend at the version servedAt names: through at that version, translated down to it above', async () => {
+    const plans = buildPlans(loaded, 1, new Map([['setPriority', 2]]));
+    expect(plans.get('2:setPriority')).toMatchObject({ head: 2, passThrough: true });
+    expect(plans.get('2:setPriority')!.notServed).toBeUndefined();
+    const above = plans.get('3:setPriority')!;
+    expect(above).toMatchObject({ head: 2, passThrough: false });
+    expect(await down(above, { id: 'a', priority: 'high' })).toEqual({ sent: { id: 'a', priority: 3 } });
+    expect(await translateResponse(above, { ok: true }, ctx())).toEqual({ ok: true, set: true });
+    // The other methods still go to the backend's own version.
+    expect(plans.get('2:getWidget')!.head).toBe(1);
+    expect(plans.get('2:cloneWidget')!.notServed).toMatch(/^cloneWidget was added in API version 2/);
+  });
+
   it('passes a client at the backend version through, and plans a client below it up to the backend only', () => {
     const plans = buildPlans(loaded, 2);
     expect(plans.get('2:getWidget')!.passThrough).toBe(true);

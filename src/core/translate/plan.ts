@@ -422,11 +422,20 @@ function versionSteps(
 }
 
 /** Every (version, method) plan, keyed `${version}:${method}`. */
-export function buildPlans(loaded: LoadedContract, backend: number = loaded.head): ReadonlyMap<string, MethodPlan> {
+/**
+ * Every method's plan at every version, against a backend at `backend`. `servedAt` names the methods the backend
+ * serves at another version (an upstream adapter that serves a method added above its version in that method's own
+ * shape), by their name at the client's version.
+ */
+export function buildPlans(
+  loaded: LoadedContract,
+  backend: number = loaded.head,
+  servedAt: ReadonlyMap<string, number> = new Map(),
+): ReadonlyMap<string, MethodPlan> {
   const plans = new Map<string, MethodPlan>();
   for (const v of loaded.contract.versions) {
     for (const name of Object.keys(v.methods)) {
-      const plan = buildPlan(loaded, v.version, name, backend);
+      const plan = buildPlan(loaded, v.version, name, servedAt.get(name) ?? backend);
       if (plan) plans.set(`${v.version}:${name}`, plan);
     }
   }

@@ -1,9 +1,11 @@
-// The route table of `upstream.kind: datalens-oss`: for each public version-1 method, the internal route of the
-// open-source DataLens UI server that serves it and what the gateway does around it. One row per method; data only.
+// The route table of `upstream.kind: datalens-oss`: for each public method open-source DataLens can serve, the
+// internal route of its UI server that serves it and what the gateway does around it. One row per method; data only.
 //
 // Source: datalens-tech/datalens-ui f581b7c, src/server/components/public-api/config/v1.ts (which gateway action each
-// public method resolves to) and src/server/modes/opensource/routes.ts (the charts engine's routes); measured on a
-// build of that commit (docs/operations.md, "In front of a self-hosted DataLens").
+// public version-1 method resolves to), src/server/modes/opensource/routes.ts (the charts engine's routes),
+// src/shared/schema/us/actions/entries/index.ts and src/shared/schema/mix/actions/{editor,entries}.ts (the entry
+// actions behind the rows above version 1); measured on a build of that commit (docs/operations.md, "In front of a
+// self-hosted DataLens").
 
 import type { DatalensOssService } from '../../config/schema.js';
 
@@ -18,10 +20,20 @@ export type OssRoute =
   /** `POST /api/charts/v1/charts/<entryId>`, after `us.getEntry` showed the entry is a chart of `family` (else 404). */
   | { readonly via: 'chart-update'; readonly family: ChartFamily }
   /** `GET /api/charts/v1/charts/<chartId>`, its answer reshaped into the public one (chart-reads.ts). */
-  | { readonly via: 'chart-read'; readonly family: ChartFamily };
+  | { readonly via: 'chart-read'; readonly family: ChartFamily }
+  /** A method above version 1 served by United Storage's entry actions, its arguments and answer reshaped (entry-calls.ts). */
+  | { readonly via: 'entry'; readonly op: EntryOp };
+
+/** The entry operations of entry-calls.ts: folders and Editor charts. */
+export type EntryOp = 'create-folder' | 'delete-folder' | 'read-editor' | 'create-editor' | 'update-editor' | 'delete-editor';
 
 export interface OssRow {
   readonly route: OssRoute;
+  /**
+   * The public API version whose arguments and answer the row takes and gives: 1 unless set. A method added above
+   * version 1 is served in its own version's shape; clients above that version are translated down to it.
+   */
+  readonly since?: number;
   /** A service the UI server calls for this method besides United Storage, when the deployment must run it. */
   readonly needs?: DatalensOssService;
 }
@@ -31,7 +43,9 @@ const mix = (action: string): OssRow => ({ route: { via: 'action', service: 'mix
 const bi = (action: string): OssRow => ({ route: { via: 'action', service: 'bi', action }, needs: 'bi' });
 const metaManager = (action: string): OssRow => ({ route: { via: 'action', service: 'metaManager', action }, needs: 'meta-manager' });
 
-/** Public version-1 method → its row. A method not here has no route on open-source DataLens. */
+const entry = (op: EntryOp): OssRow => ({ route: { via: 'entry', op }, since: 2 });
+
+/** Public method (its name at the row's version) → its row. A method not here has no route on open-source DataLens. */
 export const OSS_ROUTES: Readonly<Record<string, OssRow>> = Object.freeze({
   createCollection: us('createCollection'),
   deleteCollection: us('deleteCollection'),
@@ -83,6 +97,16 @@ export const OSS_ROUTES: Readonly<Record<string, OssRow>> = Object.freeze({
   updateDataset: bi('updateDataset'),
   validateDataset: bi('validateDataset'),
 
+  // Added at version 2. United Storage has no route for listDirectory, moveFolderEntry, permissions, embeds or locks'
+  // public shapes; HTML pages, licences, audit and access bindings do not exist in open-source DataLens.
+  renameEntry: { ...us('renameEntry'), since: 2 },
+  createFolder: entry('create-folder'),
+  deleteFolder: entry('delete-folder'),
+  getEditorChart: entry('read-editor'),
+  createEditorChart: entry('create-editor'),
+  updateEditorChart: entry('update-editor'),
+  deleteEditorChart: entry('delete-editor'),
+
   cancelWorkbookExport: metaManager('cancelWorkbookExport'),
   getWorkbookExportResult: metaManager('getWorkbookExportResult'),
   getWorkbookExportStatus: metaManager('getWorkbookExportStatus'),
@@ -96,6 +120,17 @@ export const CHART_TYPES: Readonly<Record<ChartFamily, ReadonlySet<string>>> = O
   wizard: new Set(['graph_wizard_node', 'table_wizard_node', 'ymap_wizard_node', 'metric_wizard_node', 'markup_wizard_node', 'timeseries_wizard_node', 'd3_wizard_node']),
   ql: new Set(['graph_ql_node', 'd3_ql_node', 'timeseries_ql_node', 'table_ql_node', 'ymap_ql_node', 'metric2_ql_node', 'markup_ql_node', 'graph_sql_node', 'table_sql_node', 'ymap_sql_node', 'metric2_sql_node']),
 });
+
+/** The methods served above version 1, each at the version whose shape its row takes (MethodPlan's servedAt). */
+export const OSS_SERVED_ABOVE: ReadonlyMap<string, number> = new Map(
+  Object.entries(OSS_ROUTES).flatMap(([name, row]) => (row.since !== undefined && row.since > 1 ? [[name, row.since] as const] : [])),
+);
+
+/** Editor chart types (src/shared/constants/entry.ts `EDITOR_TYPE`, which `ENTRY_TYPES.editor` lists). */
+export const EDITOR_TYPES: ReadonlySet<string> = new Set([
+  'module', 'graph_node', 'table_node', 'text_node', 'metric_node', 'map_node', 'ymap_node', 'control_node', 'markdown_node', 'markup_node',
+  'timeseries_node', 'd3_node', 'advanced-chart_node', 'blank-chart_node',
+]);
 
 /**
  * Why this deployment cannot serve `method` (a version-1 name), or undefined when it can: no route at all, or the
