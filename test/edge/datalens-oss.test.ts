@@ -1,120 +1,12 @@
 // `upstream.kind: datalens-oss`: the gateway in front of open-source DataLens's UI server, reaching its internal
 // routes (src/edge/datalens-oss/). Each test runs a real gateway against a tiny scripted UI server on loopback that
-// records what it is sent and answers per method and path (everything else: Express's 404 "Cannot <METHOD> <path>").
+// records what it is sent and answers per method and path (everything else: Express's 404 "Cannot <METHOD> <path>"):
+// test/helpers/fake-oss-ui.ts.
 
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ConfigError, parseConfig } from '../../src/config/load.js';
-import { rpc, startStack, type Stack } from '../helpers/stack.js';
-
-// ── the scripted UI server ──────────────────────────────────────────────────
-
-interface Seen {
-  readonly method: string;
-  readonly path: string;
-  readonly headers: IncomingHttpHeaders;
-  readonly text: string;
-  /** The body parsed as JSON, or undefined when empty or not JSON. */
-  readonly json: unknown;
-}
-
-interface Reply {
-  readonly status: number;
-  /** An object is sent as JSON; a string as it is. */
-  readonly body?: unknown;
-  readonly type?: string;
-}
-
-type Answer = Reply | ((req: Seen) => Reply);
-
-interface FakeUi {
-  readonly url: string;
-  readonly seen: Seen[];
-  /** Answers `method path` (the path with its query) with `answer` from now on. */
-  on(method: string, path: string, answer: Answer): void;
-  /** Forgets the answers and what was seen. */
-  reset(): void;
-  close(): Promise<void>;
-}
-
-const JSON_TYPE = 'application/json; charset=utf-8';
-
-async function startFakeUi(): Promise<FakeUi> {
-  const seen: Seen[] = [];
-  const answers = new Map<string, Answer>();
-  const server: Server = createServer(async (req, res) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const text = Buffer.concat(chunks).toString('utf8');
-    let json: unknown;
-    try {
-      json = text === '' ? undefined : JSON.parse(text);
-    } catch {
-      json = undefined;
-    }
-    const request: Seen = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, text, json };
-    seen.push(request);
-    const answer = answers.get(`${request.method} ${request.path}`);
-    const reply: Reply = typeof answer === 'function' ? answer(request) : (answer ?? {
-      status: 404,
-      type: 'text/html; charset=utf-8',
-      body: `<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>Error</title>\n</head>\n<body>\n<pre>Cannot ${request.method} ${request.path}</pre>\n</body>\n</html>\n`,
-    });
-    const payload = reply.body === undefined ? '' : typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body);
-    res.writeHead(reply.status, { 'content-type': reply.type ?? JSON_TYPE, 'content-length': Buffer.byteLength(payload) });
-    res.end(payload);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    seen,
-    on(method, path, answer) {
-      answers.set(`${method} ${path}`, answer);
-    },
-    reset() {
-      answers.clear();
-      seen.length = 0;
-    },
-    close() {
-      server.closeAllConnections();
-      return new Promise((resolve) => server.close(() => resolve()));
-    },
-  };
-}
-
-// ── the gateway in front of it ──────────────────────────────────────────────
-
-type OssSettings = { authCookie?: string; services?: Array<'bi' | 'meta-manager'> };
-
-interface OssStackOptions {
-  readonly datalensOss?: OssSettings;
-  /** Appended to the fake's origin: the UI server under a base path. */
-  readonly basePath?: string;
-  /** Other config sections merged over the stack's. */
-  readonly config?: Record<string, unknown>;
-}
-
-const startOssStack = (ui: FakeUi, options: OssStackOptions = {}): Promise<Stack> => {
-  const url = ui.url + (options.basePath ?? '');
-  return startStack({
-    upstreamUrl: url,
-    config: { ...options.config, upstream: { url, kind: 'datalens-oss', ...(options.datalensOss && { datalensOss: options.datalensOss }) } },
-  });
-};
-
-/** A gateway with its own fake UI server, for the tests that need another config. */
-async function withOss<T>(options: OssStackOptions, run: (ui: FakeUi, stack: Stack) => Promise<T>): Promise<T> {
-  const ui = await startFakeUi();
-  const stack = await startOssStack(ui, options);
-  try {
-    return await run(ui, stack);
-  } finally {
-    await stack.close();
-    await ui.close();
-  }
-}
+import { startFakeUi, startOssStack, withOss, type FakeUi, type Seen } from '../helpers/fake-oss-ui.js';
+import { rpc, type Stack } from '../helpers/stack.js';
 
 // Ids as United Storage makes them (13 characters).
 const WORKBOOK = 'w000000000001';
@@ -161,6 +53,9 @@ const chartEntry = (entryId: string, scope = 'widget', type = 'table_wizard_node
   workbookId: WORKBOOK,
   annotation: { description: '' },
 });
+
+/** The methods added at version 2 this backend serves (routes.ts rows with `since: 2`). */
+const SERVED_FROM_2 = ['renameEntry', 'createFolder', 'deleteFolder', 'getEditorChart', 'createEditorChart', 'updateEditorChart', 'deleteEditorChart'];
 
 const paths = async (url: string, document: string): Promise<string[]> => {
   const res = await fetch(`${url}${document}`);
@@ -515,8 +410,11 @@ describe('the gateway in front of open-source DataLens (default settings)', () =
 
     it('leaves the unrouted methods out of GET /1/json/ and /json/, and keeps the routed ones', async () => {
       const v1 = await paths(stack.url, '/1/json/');
+      const v2 = await paths(stack.url, '/2/json/');
+      const v3 = await paths(stack.url, '/3/json/');
       const latest = await paths(stack.url, '/json/');
-      for (const doc of [v1, latest]) {
+      expect(latest).toEqual(v3);
+      for (const doc of [v1, v2, v3, latest]) {
         expect(doc).not.toContain('/rpc/startWorkbookExport');
         expect(doc).not.toContain('/rpc/getWorkbookExportStatus');
         expect(doc).not.toContain('/rpc/createReport');
@@ -524,9 +422,16 @@ describe('the gateway in front of open-source DataLens (default settings)', () =
         expect(doc).toContain('/rpc/getConnection');
         expect(doc).toContain('/rpc/getDashboard');
       }
-      // Version-3 methods without a version-1 route on this backend are unlisted too.
-      expect(latest).not.toContain('/rpc/listDirectory');
-      expect(latest).not.toContain('/rpc/createFolder');
+      // The methods added at version 2 that United Storage's entry actions serve (routes.ts `since: 2`): listed from
+      // version 2 on; version 1 does not have them at all.
+      for (const method of SERVED_FROM_2) {
+        expect(v1, method).not.toContain(`/rpc/${method}`);
+        for (const doc of [v2, v3, latest]) expect(doc, method).toContain(`/rpc/${method}`);
+      }
+      // Methods above version 1 without a row on this backend stay unlisted at every version.
+      for (const method of ['listDirectory', 'moveFolderEntry', 'createEmbed', 'getPermissions', 'modifyPermissions', 'getEntriesPermissions', 'createHtmlPage', 'createEntryLock']) {
+        for (const doc of [v1, v2, v3, latest]) expect(doc, method).not.toContain(`/rpc/${method}`);
+      }
       expect(ui.seen).toEqual([]);
     });
   });
@@ -540,7 +445,7 @@ describe('the gateway in front of open-source DataLens (default settings)', () =
 
     it('the reference pages say what serves them: open-source DataLens at version 1, translated at 3, as is at 1', async () => {
       const page = async (v: string) => (await fetch(`${stack.url}/${v}/`)).text();
-      expect(await page('3')).toContain('Served by a self-hosted open-source DataLens, which speaks API version 1; calls at 3 are translated down to version 1 and their answers up.');
+      expect(await page('3')).toContain('Served by a self-hosted open-source DataLens, which speaks API version 1; calls at 3 are translated down to the version it serves them at (1; 2 for its folder and Editor chart methods) and their answers up.');
       const v1 = await page('1');
       expect(v1).toContain('Served by a self-hosted open-source DataLens, which speaks API version 1. The methods it cannot serve are not listed.');
       expect(ui.seen).toEqual([]);

@@ -2,7 +2,8 @@
 // gateway whose upstream is open-source DataLens (upstream.kind datalens-oss): here the recorded UI server
 // (test/helpers/recorded-oss.ts) answering the internal routes from ../shared/reference/datalens-oss-internal-recordings.json
 // in lookup mode. The MCP server makes its commands from the gateway's /json/, so it must offer none of the methods
-// this backend has no route for, and the ones it offers must work through the version translation (3 → 1 → 3).
+// this backend has no route for, and the ones it offers must work through the version translation (3 → 1 → 3, or
+// 3 → 2 → 3 for the methods added at version 2 it serves).
 //
 // Which recordings answer the calls made here (lookup mode: the first recording of the internal route whose body
 // matches, else the first 2xx one of that route):
@@ -36,7 +37,14 @@ const DASHBOARD = bound('<entryId:4>');
 const CHART = bound('<entryId:1>');
 
 /** Methods of the latest version the gateway does not serve in front of open-source DataLens (default services: bi). */
-const NOT_SERVED_HERE = ['createReport', 'getReport', 'startWorkbookExport', 'getWorkbookExportStatus', 'listDirectory', 'createFolder', 'createEditorChart'];
+const NOT_SERVED_HERE = ['createReport', 'getReport', 'startWorkbookExport', 'getWorkbookExportStatus', 'listDirectory', 'moveFolderEntry', 'createEmbed', 'getPermissions'];
+/**
+ * Methods added at version 2 that it serves through the UI server's entry actions (src/edge/datalens-oss/routes.ts,
+ * rows with `since: 2`), translated from the latest version down to 2. None is marked x-mcp-disabled.
+ */
+const SERVED_FROM_2 = ['renameEntry', 'createFolder', 'deleteFolder', 'getEditorChart', 'createEditorChart', 'updateEditorChart', 'deleteEditorChart'];
+/** The commands it offers: the 40 methods with a version-1 route here (less the x-mcp-disabled chart writes), and SERVED_FROM_2. */
+const COMMAND_COUNT = 40 + SERVED_FROM_2.length;
 
 interface ToolText {
   readonly isError: boolean;
@@ -108,6 +116,8 @@ describe.skipIf(!present)('the DataLens MCP server at DATALENS_API_VERSION=lates
     const names = await commandNames();
     expect(names.filter((n) => NOT_SERVED_HERE.includes(n))).toEqual([]);
     expect(names).toEqual(expect.arrayContaining(['getWorkbook', 'getDashboard', 'getWizardChart', 'getCollectionContent', 'getConnection']));
+    expect(names).toEqual(expect.arrayContaining(SERVED_FROM_2));
+    expect(names).toHaveLength(COMMAND_COUNT);
     // The same list as the gateway's /json/ (the latest version's document, less the unrouted methods).
     const doc = (await (await fetch(`${stack.url}/json/`)).json()) as { paths: Record<string, { post?: Record<string, unknown> }> };
     const documented = Object.entries(doc.paths)

@@ -421,11 +421,11 @@ function versionSteps(
   return { after, up, down, unservable };
 }
 
-/** Every (version, method) plan, keyed `${version}:${method}`. */
 /**
- * Every method's plan at every version, against a backend at `backend`. `servedAt` names the methods the backend
- * serves at another version (an upstream adapter that serves a method added above its version in that method's own
- * shape), by their name at the client's version.
+ * Every method's plan at every version, keyed `${version}:${method}`, against a backend at `backend`. `servedAt` names
+ * the methods the backend serves at another version (an upstream adapter that serves a method added above its version
+ * in that method's own shape), by their name at the client's version; a later name not listed is planned against
+ * `backend` like any other method.
  */
 export function buildPlans(
   loaded: LoadedContract,

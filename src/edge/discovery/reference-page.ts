@@ -25,7 +25,8 @@ export function backendNotice(version: number, backend: PageOptions['backend']):
   if (!backend) return undefined;
   const below = backend.apiVersion < version ? `; calls at ${version} are translated down to version ${backend.apiVersion} and their answers up` : '';
   if (backend.kind === 'datalens-oss') {
-    return `Served by a self-hosted open-source DataLens, which speaks API version ${backend.apiVersion}${below}. The methods it cannot serve are not listed.`;
+    const said = below ? `; calls at ${version} are translated down to the version it serves them at (${backend.apiVersion}; 2 for its folder and Editor chart methods) and their answers up` : '';
+    return `Served by a self-hosted open-source DataLens, which speaks API version ${backend.apiVersion}${said}. The methods it cannot serve are not listed.`;
   }
   return below ? `Served by a backend that speaks API version ${backend.apiVersion}${below}.` : undefined;
 }
