@@ -33,6 +33,9 @@ export interface Kind {
 export const settings = { autoupdateInterval: null, maxConcurrentRequests: null, silentLoading: false, dependentSelectors: true, hideTabs: false, expandTOC: false };
 export const dashData = (title: string) => ({ counter: 1, salt: 's', tabs: [{ id: 't', title, items: [], layout: [], connections: [], aliases: {} }], settings });
 
+/** The demo seed's connection in wb_demo_sandbox, which QL charts name (src/reference-backend/demo-seed.ts). */
+export const DEMO_SANDBOX_CONNECTION = 'ent_demo_24';
+
 export const KINDS: Kind[] = [
   {
     kind: 'dashboard',
@@ -47,7 +50,10 @@ export const KINDS: Kind[] = [
   ...(['Wizard', 'QL'] as const).map((k): Kind => {
     const template = k === 'QL' ? 'ql' : 'datalens';
     // A Wizard config names its visualization (version 3's document requires one); the marker is the chart's title.
-    const data = (marker: string) => (k === 'QL' ? { marker } : { visualization: { id: 'line' }, extraSettings: { title: marker } });
+    // QL data names its connection (the real charts engine refuses QL data without data.connection.entryId): the
+    // demo connection in the sandbox.
+    const data = (marker: string) =>
+      k === 'QL' ? { marker, connection: { entryId: DEMO_SANDBOX_CONNECTION, type: 'clickhouse' } } : { visualization: { id: 'line' }, extraSettings: { title: marker } };
     return {
       kind: `${k} chart`,
       type: 'chart',

@@ -14,6 +14,8 @@ afterAll(() => s.backend.close());
 // where the answer carries the API version the chart was saved under (Editor's `version` is its format version, 1).
 const editorData = (marker: string) => ({ meta: marker, params: '{}', sources: '{}', controls: '{}', prepare: '', config: '{}' });
 const unwrap = (body: any) => body.entry ?? body;
+/** The demo seed's connection in wb_demo_sandbox. */
+const QL_CONNECTION = 'ent_demo_24';
 const KINDS = [
   {
     // From version 3 on: the Wizard document (WizardV1ConfigSchema), `chartId` on update, answers `{entry}` stamped in `apiVersion`.
@@ -30,7 +32,8 @@ const KINDS = [
     type: 'graph_ql_node',
     demo: 'ent_demo_07',
     stamp: 'version',
-    data: (marker: string) => ({ marker }),
+    // QL data names its connection (the demo one in the sandbox): the real charts engine refuses it without one.
+    data: (marker: string) => ({ marker, connection: { entryId: QL_CONNECTION, type: 'clickhouse' } }),
     create: (f: Record<string, unknown>) => ({ template: 'ql', ...f }),
     update: (f: Record<string, unknown>) => ({ template: 'ql', mode: 'publish', ...f }),
   },
@@ -81,5 +84,41 @@ describe.each(KINDS)('$kind charts', ({ kind, type, demo, stamp, data, create, u
     expect(r.body).toMatchObject({ code: 'UNSUPPORTED_OBJECT_VERSION', details: { objectId: demo, objectVersion: HEAD } });
     expect((await rpc(s.url, `delete${kind}Chart`, { chartId: demo }, { clientVersion: 1 })).status).toBe(409);
     expect((await rpc(s.url, `get${kind}Chart`, { chartId: demo })).body).toEqual(before);
+  });
+});
+
+// The real charts engine reads data.connection.entryId on every QL write (its ql-chart-template identifyLinks) and
+// answers 400 without it (recorded: ../shared/reference/datalens-oss-v1-recordings.json, the first createQLChart).
+describe('QL chart data without a connection', () => {
+  const ql = (marker: string, connection?: unknown) => ({ marker, ...(connection !== undefined && { connection }) });
+  const refused = (r: { status: number; body: any }) => {
+    expect(r.status, JSON.stringify(r.body)).toBe(400);
+    expect(r.body).toMatchObject({ code: 'VALIDATION_ERROR', details: { issues: [{ path: 'data.connection.entryId' }] } });
+  };
+
+  it.each([
+    ['no connection', undefined],
+    ['a null connection', null],
+    ['a connection without entryId', { type: 'clickhouse' }],
+    ['an empty entryId', { entryId: '' }],
+  ])('is refused on create: %s', async (_, connection) => {
+    refused(await rpc(s.url, 'createQLChart', { template: 'ql', workbookId: 'wb_demo_sandbox', name: 'QL no connection', data: ql('x', connection) }, { clientVersion: 1 }));
+    const listed = await rpc(s.url, 'getWorkbookEntries', { workbookId: 'wb_demo_sandbox', pageSize: 100 });
+    expect(JSON.stringify(listed.body)).not.toContain('QL no connection');
+  });
+
+  it('is refused on update, before the chart is looked up, and the chart stays as it was', async () => {
+    const created = await rpc(s.url, 'createQLChart', { template: 'ql', workbookId: 'wb_demo_sandbox', name: 'QL kept', data: ql('one', { entryId: QL_CONNECTION }) }, { clientVersion: 1 });
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    const before = (await rpc(s.url, 'getQLChart', { chartId: created.body.entryId })).body;
+    refused(await rpc(s.url, 'updateQLChart', { template: 'ql', mode: 'publish', entryId: created.body.entryId, data: ql('two') }, { clientVersion: 1 }));
+    expect((await rpc(s.url, 'getQLChart', { chartId: created.body.entryId })).body).toEqual(before);
+    refused(await rpc(s.url, 'updateQLChart', { template: 'ql', mode: 'publish', entryId: 'ent_no_such_chart', data: ql('two') }, { clientVersion: 1 }));
+  });
+
+  it('links the connection a chart names, as real DataLens does', async () => {
+    const created = await rpc(s.url, 'createQLChart', { template: 'ql', workbookId: 'wb_demo_sandbox', name: 'QL linked', data: ql('one', { entryId: QL_CONNECTION }) }, { clientVersion: 1 });
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    expect((await rpc(s.url, 'getQLChart', { chartId: created.body.entryId, includeLinks: true })).body.links).toEqual({ connection: QL_CONNECTION });
   });
 });

@@ -48,6 +48,23 @@ const answerOf = (kind: ChartKind, view: Json, extra: Json = {}): Json => (kind.
 const savedAnswer = (kind: ChartKind, view: Json, created: boolean): Json =>
   kind.nested ? answerOf(kind, view) : savedChartView({ ...view, data: withShared(view.data) }, created);
 
+/**
+ * A QL chart's data names the connection its query runs on. The real charts engine reads data.connection.entryId on
+ * every QL write, to make the chart's links (datalens-tech/datalens-ui f581b7c31d6e9189ebeb1e1632b5fe7570534fb8,
+ * src/server/configs/shared/ql-chart-template.ts identifyLinks, called by prepareChartData in
+ * src/server/components/charts-engine/controllers/charts.ts on create and update), before the storage sees the write:
+ * without a connection it answers 400 with its TypeError's text as `{error}`, outside the error envelope. Here the
+ * same status, as a VALIDATION_ERROR naming the field. Whether the connection exists is left to the links (linksOf),
+ * as the recorded answers show only a missing connection refused.
+ */
+function requireConnection(data: unknown): void {
+  const connection = (data as Json).connection;
+  const entryId = connection !== null && typeof connection === 'object' ? (connection as Json).entryId : undefined;
+  if (typeof entryId !== 'string' || entryId === '') {
+    throw invalid('data.connection.entryId', 'A QL chart names its connection: data.connection.entryId is required.');
+  }
+}
+
 /** A QL chart links its connection under the alias `connection`, as real DataLens stores it; other charts by id. */
 function linksOf(ctx: CallContext, kind: ChartKind, data: unknown): Record<string, string> | null {
   const connection = kind === QL ? ((data as Json).connection as Json | undefined)?.entryId : undefined;
@@ -74,6 +91,7 @@ function chartMethods(kind: ChartKind): Record<string, MethodHandler> {
       const type = typeof fields.type === 'string' ? fields.type : kind.defaultType;
       if (!kind.is(type)) throw invalid('type', `"${type}" is not a ${n} chart type.`);
       if (fields.data === null || typeof fields.data !== 'object') throw invalid('data', 'data must be an object.');
+      if (kind === QL) requireConnection(fields.data);
       modeOf(args.mode);
       const entry = ctx.store.entries.create(
         {
@@ -93,6 +111,11 @@ function chartMethods(kind: ChartKind): Record<string, MethodHandler> {
 
     [`update${n}Chart`]: fromContract(`update${n}Chart`, (args, ctx) => {
       const fields = fieldsOf(kind, args);
+      // As the real engine: the data is checked before the chart is looked up (a 400 before a 404).
+      if (kind === QL && fields.data !== undefined) {
+        if (fields.data === null || typeof fields.data !== 'object') throw invalid('data', 'data must be an object.');
+        requireConnection(fields.data);
+      }
       const entry = requireChart(ctx, kind, String(fields.entryId ?? ''));
       const saved = saveEntry(
         ctx,

@@ -20,18 +20,12 @@ export const DELIBERATE: readonly DeliberateDifference[] = [
   {
     call: 28,
     method: 'createQLChart',
-    differences: ['status 400 → 200'],
+    differences: ['missing error'],
     reason:
-      "OPEN: the real charts engine reads data.connection.entryId to make a QL chart's links on every write (datalens-tech/datalens-ui f581b7c31d6e9189ebeb1e1632b5fe7570534fb8, src/server/configs/shared/ql-chart-template.ts identifyLinks, through src/server/components/charts-engine/controllers/charts.ts prepareChartData) and, without a connection, answers 400 with its TypeError's text as {error}, outside the error envelope; here QL data without a connection is still stored. Refusing it (400 VALIDATION_ERROR naming data.connection; this entry would become `missing error` and call 40's would go) waits for the object-version suites, whose QL bodies (test/object-versions/kinds.ts) name no connection and would be refused",
+      "the real charts engine reads data.connection.entryId on every QL write to make the chart's links (datalens-tech/datalens-ui f581b7c31d6e9189ebeb1e1632b5fe7570534fb8, src/server/configs/shared/ql-chart-template.ts identifyLinks, through src/server/components/charts-engine/controllers/charts.ts prepareChartData) and, without a connection, answers 400 with its TypeError's text as {error}, outside the error envelope. Here the same 400 comes in the error envelope every other error has, as VALIDATION_ERROR with the issue path data.connection.entryId (src/reference-backend/methods/charts.ts, requireConnection): the field to send instead of a crash's text, read as any other error (docs/reference/errors.md); the status and the outcome (no chart made) are the same",
   },
   { call: 30, method: 'getQLChart', differences: ['version: null → number'], reason: STAMP },
   { call: 32, method: 'getQLChart', differences: ['version: null → number'], reason: STAMP },
-  {
-    call: 40,
-    method: 'getWorkbookEntries',
-    differences: ['entries[3].publishedId: null → string'],
-    reason: 'follows from call 28: the QL chart made here ("Revenue SQL draft", published) sorts before the connection, which answers publishedId null as the real one does; publishedId itself is nullable here as there (a connection is saved, never published)',
-  },
   { call: 48, method: 'getCollection', differences: ['status 400 → 200'], reason: V2_EXISTS },
   { call: 54, method: 'getDashboard', differences: ['status 400 → 200'], reason: V2_EXISTS },
   {
