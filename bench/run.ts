@@ -488,15 +488,20 @@ function makeTargets(
   return targets.sort((a, b) => rank(a.name) - rank(b.name));
 }
 
-/** --paired A B: each selected row twice, as `A:row` on build A's gateway and `B:row` on build B's. */
-function pairedTargets(selected: readonly Target[], gatewayUrl: string, gateways: ReadonlyMap<string, Child>): Target[] {
-  const wrong = selected.filter((t) => !t.url.startsWith(gatewayUrl)).map((t) => t.name);
+/**
+ * --paired A B: each selected row twice, as `A:row` on build A's gateway and `B:row` on build B's. `sides` maps the
+ * URL of each gateway that serves a selected row to its A and B counterparts (same options, same backend).
+ */
+function pairedTargets(selected: readonly Target[], sides: ReadonlyMap<string, ReadonlyMap<string, Child>>): Target[] {
+  const servedBy = (t: Target) => [...sides.keys()].find((url) => t.url.startsWith(url));
+  const wrong = selected.filter((t) => servedBy(t) === undefined).map((t) => t.name);
   if (wrong.length) {
-    throw new Error(`--paired: ${wrong.join(', ')} not served by the main gateway (rows: gw-latest, gw-v1-create, gw-v1-get, gw-passthrough-get, gw-v1-page, gw-v1-page-walk)`);
+    throw new Error(`--paired: ${wrong.join(', ')} not served by a gateway of this tree (rows: gw-latest, gw-v1-create, gw-v1-get, gw-passthrough-get, gw-v1-page, gw-v1-page-walk, gw-dash-v3-streamed, gw-dash-v2-translated, gw-dash-v2-each-read)`);
   }
-  return selected.flatMap((t) =>
-    ['A', 'B'].map((side) => ({ ...t, name: `${side}:${t.name}`, url: t.url.replace(gatewayUrl, gateways.get(side)?.ready.url as string) })),
-  );
+  return selected.flatMap((t) => {
+    const url = servedBy(t) as string;
+    return ['A', 'B'].map((side) => ({ ...t, name: `${side}:${t.name}`, url: t.url.replace(url, sides.get(url)?.get(side)?.ready.url as string) }));
+  });
 }
 
 /** The paired run's verdicts: each pair's CPU per request B / A, round by round (bench/paired.ts). */
@@ -727,6 +732,8 @@ async function main(): Promise<void> {
   let dashEachRead: Child | undefined;
   let dashCompare: Child | undefined;
   let dashboard: { id: string; data: unknown; requestBytes: number } | undefined;
+  const pairedDash = new Map<string, Child>();
+  const pairedDashEachRead = new Map<string, Child>();
   if (wantsDash) {
     const dashOptions: GatewayChildOptions = { upstream: backendUrl, log: gatewayOptions.log };
     const nodeArgs = ['--expose-gc', ...(flags['gateway-node-options']?.split(/\s+/).filter(Boolean) ?? [])];
@@ -743,6 +750,17 @@ async function main(): Promise<void> {
       const cmpArgs = ['--expose-gc', ...((flags['compare-node-options'] ?? flags['gateway-node-options'])?.split(/\s+/).filter(Boolean) ?? [])];
       dashCompare = await startNodeChild('gateway-dash-cmp', 'bench/gateway-process.ts', { compiledDir: compareBuild.dir, nodeArgs: cmpArgs, args: [JSON.stringify(dashOptions)] });
       children.push(dashCompare);
+    }
+    // --paired: the dashboard rows' gateways from each build too (the streamed and kept rows share one, as above).
+    for (const [i, b] of pairedBuilds.entries()) {
+      const side = i === 0 ? 'A' : 'B';
+      const start = async (name: string, options: GatewayChildOptions) => {
+        const child = await startNodeChild(`${name}-${side}`, 'bench/gateway-process.ts', { compiledDir: b.dir, nodeArgs, args: [JSON.stringify(options)] });
+        children.push(child);
+        return child;
+      };
+      pairedDash.set(side, await start('gateway-dash', dashOptions));
+      if (dashEachRead) pairedDashEachRead.set(side, await start('gateway-dash-each-read', { ...dashOptions, translatedAnswersMaxBytes: 0 }));
     }
     const data = realShapedDashboardData();
     const create = { entry: { workbookId: DASH_WORKBOOK, name: 'bench-real-shaped-dashboard', data, meta: {} } };
@@ -826,12 +844,18 @@ async function main(): Promise<void> {
   if (unknownRows.length) throw new Error(`--only: no row ${unknownRows.join(', ')} (rows: ${allTargets.map((t) => t.name).join(', ')})`);
   // --only measures its rows in the order given, so that rows to compare can run back to back in each round.
   const selected = only ? only.map((n) => allTargets.find((t) => t.name === n) as Target) : allTargets;
-  const targets = PAIRED_BUILDS ? pairedTargets(selected, gatewayUrl, pairedGateways) : selected;
+  const pairedSides = new Map<string, ReadonlyMap<string, Child>>([[gatewayUrl, pairedGateways]]);
+  for (const dash of [dashV2, dashV3]) if (dash) pairedSides.set(dash.ready.url as string, pairedDash);
+  if (dashEachRead) pairedSides.set(dashEachRead.ready.url as string, pairedDashEachRead);
+  const targets = PAIRED_BUILDS ? pairedTargets(selected, pairedSides) : selected;
+  // Which child serves each paired row (A:row, B:row), by the URL it was given.
+  const pairedChildren = [...pairedGateways.values(), ...pairedDash.values(), ...pairedDashEachRead.values()];
+  const pairedServer = (t: Target | undefined) => pairedChildren.find((c) => t?.url.startsWith(c.ready.url as string));
   const answerBytes = await smokeCheck(targets, reportId, pageEntries, dashboard?.data, dashboardV1);
   const byName = new Map(targets.map((t) => [t.name, t]));
   const target = (name: string) => byName.get(name) as Target;
   const servedBy = (name: string): Child | undefined =>
-    /^[AB]:/.test(name) ? pairedGateways.get(name.slice(0, 1)) : name === 'gw-dash-v2-translated' ? dashV2 : name === 'gw-dash-v2-each-read' ? dashEachRead : name === 'gw-dash-v3-streamed' ? dashV3 : name === 'cmp-dash-v2-translated' ? dashCompare : name === 'gw-dash-v1-from-v1-streamed' || name === 'gw-dash-v3-from-v1' ? dashV1 : name === 'gw-dash-v3-from-v1-each-read' ? dashV1EachRead : name.endsWith('-redis') ? gatewayRedis : name.startsWith('cmp-') ? compareGateway : name.startsWith('gw-') ? gateway : name === 'backend' ? backend : name.startsWith('bare-') ? bare : name === 'hpm-proxy' ? hpm : undefined;
+    /^[AB]:/.test(name) ? pairedServer(byName.get(name)) : name === 'gw-dash-v2-translated' ? dashV2 : name === 'gw-dash-v2-each-read' ? dashEachRead : name === 'gw-dash-v3-streamed' ? dashV3 : name === 'cmp-dash-v2-translated' ? dashCompare : name === 'gw-dash-v1-from-v1-streamed' || name === 'gw-dash-v3-from-v1' ? dashV1 : name === 'gw-dash-v3-from-v1-each-read' ? dashV1EachRead : name.endsWith('-redis') ? gatewayRedis : name.startsWith('cmp-') ? compareGateway : name.startsWith('gw-') ? gateway : name === 'backend' ? backend : name.startsWith('bare-') ? bare : name === 'hpm-proxy' ? hpm : undefined;
   const cpuOf = async (name: string): Promise<number | undefined> => {
     const child = servedBy(name);
     if (child) return child.call<number>('cpu');
