@@ -1,7 +1,7 @@
 // The field operations every change is made of (fill, restore, drop, move, to and from an array), on one body or object.
 
 import type { BodyMigration, Json } from '../contract-model/types.js';
-import { collect, deletePrunedAt, getAt, isJsonObject, objectsAt, parseSegment, setAt, splitAtElements, splitPath } from './paths.js';
+import { collect, deletePrunedAt, getAt, isJsonObject, matches, objectsAt, parseSegment, setAt, splitAtElements, splitPath, type Segment } from './paths.js';
 import { isPromiseLike } from './promise-like.js';
 
 /** Runs `op` on each object a path's array steps reach (the body itself when it has none), with the path inside it. */
@@ -60,35 +60,84 @@ export const fromArray = (path: string) =>
 
 export type Located = { readonly type: string; readonly path: string };
 
-/** Applies `fn` to every object of `type` at `locations` (a request's or an answer's), replacing it by the result. */
-export const onLocated =
-  (locations: readonly Located[], type: string, fn: BodyMigration): BodyMigration =>
-  async (body, ctx) => {
-    const apply = async (o: Json): Promise<Json> => {
-      const out = fn(o, ctx);
-      return isPromiseLike(out) ? await out : out;
-    };
-    for (const loc of locations) {
-      if (loc.type !== type) continue;
-      if (loc.path === '') {
-        if (isJsonObject(body)) body = await apply(body);
-        continue;
-      }
-      const parts = splitPath(loc.path);
-      const last = parts.pop() as string;
-      const step = parseSegment(last, loc.path);
-      for (const parent of collect(body, parts.join('.'))) {
-        if ('each' in step) {
-          if (!Array.isArray(parent)) continue;
-          const only = new Set(collect(parent, last)); // the elements the step selects (a union filter may skip some)
-          for (let i = 0; i < parent.length; i++) {
-            if (isJsonObject(parent[i]) && only.has(parent[i])) parent[i] = await apply(parent[i] as Json);
-          }
-        } else if (isJsonObject(parent) && isJsonObject(parent[step.key])) {
-          parent[step.key] = await apply(parent[step.key] as Json);
-        }
+/** A location read once per plan: the path to the objects' holders, and the last step into them ("" is the body). */
+interface Prepared {
+  readonly whole: boolean;
+  readonly holders: string;
+  readonly step: Segment;
+}
+
+function prepare(loc: Located): Prepared {
+  if (loc.path === '') return { whole: true, holders: '', step: { key: '' } };
+  const parts = splitPath(loc.path);
+  const last = parts.pop() as string;
+  return { whole: false, holders: parts.join('.'), step: parseSegment(last, loc.path) };
+}
+
+/** Where one location's objects sit in `body`: [holder, key] pairs, the holder undefined for the body itself. */
+function slotsOf(p: Prepared, body: Json): Array<readonly [Json | unknown[] | undefined, string | number]> {
+  if (p.whole) return isJsonObject(body) ? [[undefined, '']] : [];
+  const slots: Array<readonly [Json | unknown[] | undefined, string | number]> = [];
+  const step = p.step;
+  for (const holder of collect(body, p.holders)) {
+    if ('each' in step) {
+      if (!Array.isArray(holder)) continue;
+      // The elements the step selects (a union filter may skip some).
+      for (let i = 0; i < holder.length; i++) if (isJsonObject(holder[i]) && matches(step, holder[i])) slots.push([holder, i]);
+    } else if (isJsonObject(holder) && isJsonObject(holder[step.key])) {
+      slots.push([holder, step.key]);
+    }
+  }
+  return slots;
+}
+
+/**
+ * Applies `fn` to every object of `type` at `locations` (a request's or an answer's), replacing it by the result. The
+ * locations are read once; it stays synchronous until `fn` first answers a promise, then goes on in order.
+ */
+export const onLocated = (locations: readonly Located[], type: string, fn: BodyMigration): BodyMigration => {
+  const prepared = locations.filter((l) => l.type === type).map(prepare);
+  return (body, ctx) => {
+    let current = body;
+    for (let i = 0; i < prepared.length; i++) {
+      const slots = slotsOf(prepared[i] as Prepared, current);
+      for (let j = 0; j < slots.length; j++) {
+        const [holder, key] = slots[j] as (typeof slots)[number];
+        const out = fn((holder === undefined ? current : (holder as Record<string | number, unknown>)[key]) as Json, ctx);
+        if (isPromiseLike(out)) return finish(prepared, i, slots, j, out, current, fn, ctx);
+        if (holder === undefined) current = out;
+        else (holder as Record<string | number, unknown>)[key] = out;
       }
     }
-    return body;
+    return current;
   };
+};
 
+/** onLocated from the first promise on: the same walk, each result awaited in turn. */
+async function finish(
+  prepared: readonly Prepared[],
+  at: number,
+  slots: ReturnType<typeof slotsOf>,
+  from: number,
+  pending: PromiseLike<Json>,
+  body: Json,
+  fn: BodyMigration,
+  ctx: Parameters<BodyMigration>[1],
+): Promise<Json> {
+  let current = body;
+  const put = ([holder, key]: (typeof slots)[number], value: Json) => {
+    if (holder === undefined) current = value;
+    else (holder as Record<string | number, unknown>)[key] = value;
+  };
+  put(slots[from] as (typeof slots)[number], await pending);
+  for (let j = from + 1; j < slots.length; j++) {
+    const slot = slots[j] as (typeof slots)[number];
+    put(slot, await fn((slot[0] === undefined ? current : (slot[0] as Record<string | number, unknown>)[slot[1]]) as Json, ctx));
+  }
+  for (let i = at + 1; i < prepared.length; i++) {
+    for (const slot of slotsOf(prepared[i] as Prepared, current)) {
+      put(slot, await fn((slot[0] === undefined ? current : (slot[0] as Record<string | number, unknown>)[slot[1]]) as Json, ctx));
+    }
+  }
+  return current;
+}

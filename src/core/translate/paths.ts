@@ -10,7 +10,8 @@ type Obj = Record<string, unknown>;
 
 const isObject = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-const matches = (seg: Segment, item: unknown): boolean =>
+/** Whether an element (or a key's value) is one a segment's `[tag=value]` filter selects; any, without a filter. */
+export const matches = (seg: Segment, item: unknown): boolean =>
   seg.tag === undefined || (isObject(item) && Object.hasOwn(item, seg.tag) && (seg.values ?? []).includes(String(item[seg.tag])));
 
 /** Every value the path reaches ("" is the body itself; `*` steps into each array element, `*[k=v]` into the matching ones). */
