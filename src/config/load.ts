@@ -57,7 +57,7 @@ export const ENV_OVERRIDES = {
 } as const;
 
 const INTEGER_ENV = new Set(['PORT', 'UPSTREAM_TIMEOUT_MS', 'UPSTREAM_API_VERSION', 'ADMIN_PORT']);
-/** Variables holding a list: its items separated by commas or spaces. */
+/** Variables holding a list: its items separated by commas or spaces; `none` is the empty list (empty is unset, as for every variable). */
 const LIST_ENV = new Set(['TRUSTED_PROXIES', 'DATALENS_OSS_SERVICES']);
 
 const formatIssues = (error: ZodError, fromEnv: ReadonlyMap<string, string>): string[] =>
@@ -88,7 +88,7 @@ function applyEnv(raw: Record<string, unknown>, env: Env): { document: Record<st
       }
       value = Number(text);
     }
-    if (LIST_ENV.has(variable)) value = text.split(/[\s,]+/).filter(Boolean);
+    if (LIST_ENV.has(variable)) value = text.trim() === 'none' ? [] : text.split(/[\s,]+/).filter(Boolean);
     // Copy each object on the way down to the key, so that the file's document is left as it was.
     const parts = key.split('.');
     let parent = out;

@@ -670,6 +670,12 @@ describe('config of upstream.kind datalens-oss', () => {
     expect(config.upstream.datalensOss.services).toEqual(['meta-manager']);
   });
 
+  it('DATALENS_OSS_SERVICES=none is no service besides United Storage; an empty value leaves the file\'s list', () => {
+    const file = { lifecycle, upstream: { kind: 'datalens-oss', url: 'http://datalens-ui:8080', datalensOss: { services: ['bi', 'meta-manager'] } } };
+    expect(parseConfig(file, { DATALENS_OSS_SERVICES: 'none' }).config.upstream.datalensOss.services).toEqual([]);
+    expect(parseConfig(file, { DATALENS_OSS_SERVICES: '' }).config.upstream.datalensOss.services).toEqual(['bi', 'meta-manager']);
+  });
+
   it('names the environment variable when its value is wrong', () => {
     const problems = problemsOf(() => parseConfig({ lifecycle, upstream: { url: 'http://datalens-ui:8080' } }, { UPSTREAM_KIND: 'datalens', DATALENS_OSS_SERVICES: 'bi,us' }));
     expect(problems.some((p) => p.startsWith('UPSTREAM_KIND (environment variable, overrides upstream.kind)'))).toBe(true);
