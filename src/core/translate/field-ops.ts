@@ -84,7 +84,7 @@ function slotsOf(p: Prepared, body: Json): Array<readonly [Json | unknown[] | un
       if (!Array.isArray(holder)) continue;
       // The elements the step selects (a union filter may skip some).
       for (let i = 0; i < holder.length; i++) if (isJsonObject(holder[i]) && matches(step, holder[i])) slots.push([holder, i]);
-    } else if (isJsonObject(holder) && isJsonObject(holder[step.key])) {
+    } else if (isJsonObject(holder) && isJsonObject(holder[step.key]) && matches(step, holder[step.key])) {
       slots.push([holder, step.key]);
     }
   }
