@@ -7,7 +7,7 @@
 // the entry answered) and src/shared/schema/mix/actions/entries.ts (`deleteEntry`).
 
 import { GatewayError } from '../../core/errors.js';
-import { asIs, asJson, type InternalCall, type OssAnswer } from './internal-call.js';
+import { asJson, type InternalCall, type OssAnswer } from './internal-call.js';
 import { notThisKind } from './public-errors.js';
 import { EDITOR_TYPES, type EntryOp } from './routes.js';
 
@@ -123,5 +123,5 @@ async function deleteChecked(call: InternalCall, entryId: string, kind: EntryKin
   if ('refused' in found) return found.refused;
   if (!isKind(found.entry, kind)) return asJson(notThisKind('No entry found', requestId));
   const deleted = await call.action('mix', 'deleteEntry', json({ entryId, scope: kind.scope }), requestId);
-  return deleted.status >= 200 && deleted.status < 300 ? asIs({ status: deleted.status, contentType: 'application/json; charset=utf-8', raw: json({}) }) : deleted;
+  return deleted.status >= 200 && deleted.status < 300 ? asJson({ status: deleted.status, body: {} }) : deleted;
 }
