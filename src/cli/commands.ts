@@ -26,12 +26,12 @@ const ENVIRONMENT = `environment (wins over the config file):
   UPSTREAM_TIMEOUT_MS  upstream.timeoutMs
   UPSTREAM_API_VERSION upstream.apiVersion (the API version the backend speaks; default the contract's latest, 1 for datalens-oss)
   UPSTREAM_KIND        upstream.kind: rpc (a backend serving /rpc/<method>; default) or datalens-oss (open-source DataLens's UI server)
-  DATALENS_OSS_SERVICES  upstream.datalensOss.services: bi, meta-manager (comma-separated; default bi)
+  DATALENS_OSS_SERVICES  upstream.datalensOss.services: bi, meta-manager (comma-separated; default bi; none for neither)
   DATALENS_OSS_AUTH_COOKIE  upstream.datalensOss.authCookie: the cookie a Bearer token becomes (default auth)
   ADMIN_PORT, ADMIN_HOST  admin.port, admin.host (the admin listener: /metrics, POST /reload)
   ADMIN_TOKEN, ADMIN_TOKEN_FILE  the token POST /reload requires (needed when ADMIN_HOST is not loopback)
   REDIS_URL            cache.redis.url (replicas share v1 page tokens and legacy-key lookups; absent: each caches alone)
-  TRUSTED_PROXIES      listen.trustedProxies: addresses/CIDR blocks of proxies whose X-Forwarded-* name the client (comma-separated)
+  TRUSTED_PROXIES      listen.trustedProxies: addresses/CIDR blocks of proxies whose X-Forwarded-* name the client (comma-separated; none for nobody)
   NOTICES_SECRET       the HMAC key signed sunset notices carry (else the file notices.secretFile names)
   LOG_LEVEL            fatal, error, warn, info (default), debug, trace or silent`;
 
