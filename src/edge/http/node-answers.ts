@@ -6,6 +6,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { GatewayError, type OtherCode } from '../../core/errors.js';
 import { requestIdOf } from './headers.js';
+import { closeAfter } from './closing.js';
 import { sendProblem } from './problem.js';
 import { refuseOnSocket } from './socket-answer.js';
 
@@ -41,7 +42,7 @@ export function answerNodeRefusals(server: Server): void {
   });
   // An Expect other than 100-continue (RFC 9110 §10.1.1).
   server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
-    res.setHeader('connection', 'close');
+    closeAfter(req, res);
     const error = new GatewayError('EXPECTATION_FAILED', 'the only expectation this server meets is 100-continue', {
       received: String(req.headers.expect ?? '').slice(0, 100),
     });

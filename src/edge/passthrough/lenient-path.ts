@@ -9,17 +9,29 @@ function cleanSegment(raw: string): string {
   return segment;
 }
 
-/** The path once dot segments are resolved; empty segments (from `//`) are dropped or kept. */
-function resolve(segments: readonly string[], keepEmpty: boolean): string {
+/** The path once dot segments are resolved (empty segments, from `//`, dropped or kept); undefined when it climbs above the root. */
+function resolve(segments: readonly string[], keepEmpty: boolean): string | undefined {
   const out: string[] = [];
   // segments[0] is what precedes the leading slash.
   for (let i = 1; i < segments.length; i++) {
     const segment = segments[i] as string;
     if (segment === '.' || (segment === '' && !keepEmpty)) continue;
-    if (segment === '..') out.pop();
-    else out.push(segment);
+    if (segment === '..') {
+      // RFC 3986 §5.2.4 drops such a `..`, but servers that map paths to files may not: no backend gets it.
+      if (out.pop() === undefined) return undefined;
+    } else out.push(segment);
   }
   return `/${out.join('/')}`;
+}
+
+/** Adds both resolutions of `segments` to `readings`; false when one climbs above the root. */
+function addResolved(readings: Set<string>, segments: readonly string[]): boolean {
+  for (const keepEmpty of [false, true]) {
+    const resolved = resolve(segments, keepEmpty);
+    if (resolved === undefined) return false;
+    readings.add(resolved.toLowerCase());
+  }
+  return true;
 }
 
 /** `path` with percent-escapes decoded `times` times (some servers decode again after routing). */
@@ -40,7 +52,8 @@ function splitThenDecode(path: string, times: number, cleanParams: boolean): str
 
 /**
  * The lower-case paths a backend may read `url` as, or undefined for a target no backend should get: not
- * origin-form, or scheme-relative (`//host/...`, which URL parsers read as another host). The readings combine
+ * origin-form, scheme-relative (`//host/...`, which URL parsers read as another host), or climbing above the root
+ * in some reading (`/%2e%2e/etc/passwd`). The readings combine
  * percent-escapes decoded (one to three times) before or after splitting into segments, the path cut at a
  * decoded `#` or `?` (a backend that decodes, then parses the target again), `;` parameters,
  * control characters and trailing dots dropped or kept, backslashes as slashes, and dot segments resolved
@@ -63,14 +76,10 @@ export function lenientPaths(url: string): readonly string[] | undefined {
       if (decoded.startsWith('//')) return undefined;
       // Servers that route before (or without) resolving dot segments read the path as it is.
       readings.add(decoded.replace(/\/{2,}/g, '/').toLowerCase());
-      for (const segments of [decoded.split('/').map(cleanSegment), decoded.split('/')]) {
-        readings.add(resolve(segments, false).toLowerCase());
-        readings.add(resolve(segments, true).toLowerCase());
-      }
+      for (const segments of [decoded.split('/').map(cleanSegment), decoded.split('/')]) if (!addResolved(readings, segments)) return undefined;
     }
     for (const segments of [splitThenDecode(path, times, true), splitThenDecode(path, times, false)]) {
-      readings.add(resolve(segments, false).toLowerCase());
-      readings.add(resolve(segments, true).toLowerCase());
+      if (!addResolved(readings, segments)) return undefined;
     }
   }
   // Every reading also as cut at a decoded `#` or `?` (one that appeared inside a segment, `%2f` kept in it).

@@ -21,6 +21,7 @@ import { parseJson, readBody, withoutBom, argumentsBody, mediaTypeOptional } fro
 import { Caller } from './client-id.js';
 import { Departure } from './departure.js';
 import { onExchangeEnd } from '../http/exchange-end.js';
+import { closeAfter } from '../http/closing.js';
 import { setForwardedHeaders, forwardableHeaders, ownAnswerHeaders, requestIdOf } from '../http/headers.js';
 import { admit, closedToNewClients } from './impact-admission.js';
 import { guardJson } from './json-guard.js';
@@ -401,7 +402,7 @@ class RpcCall implements Exchange {
     log.error = error.code;
     if (error.code === 'API_VERSION_SUNSET') this.sunsetHeaders(error);
     // A refused body may still be arriving (or, after Expect, may never come): close instead of draining it.
-    if (error.code === 'PAYLOAD_TOO_LARGE' || (this.req.headers.expect !== undefined && !this.req.complete)) res.setHeader('connection', 'close');
+    if (error.code === 'PAYLOAD_TOO_LARGE' || (this.req.headers.expect !== undefined && !this.req.complete)) closeAfter(this.req, res);
     sendProblem(res, error, this.requestId);
   }
 

@@ -6,6 +6,7 @@ import type { Socket } from 'node:net';
 import { GatewayError } from '../../core/errors.js';
 import { createDiscoveryApp } from '../discovery/discovery.js';
 import { onExchangeEnd } from '../http/exchange-end.js';
+import { behindClosingAnswer, closeAfter } from '../http/closing.js';
 import { framingRefusal, isWebSocketUpgrade, upgradeWithBody } from '../http/framing.js';
 import { requestIdOf } from '../http/headers.js';
 import { listen } from '../../net/listen.js';
@@ -105,6 +106,8 @@ class PublicListener {
   }
 
   readonly onRequest = (req: IncomingMessage, res: ServerResponse): void => {
+    // Pipelined behind an answer that closes the connection: never served (Node closes it once that answer is sent).
+    if (behindClosingAnswer(req)) return;
     trustProxies(req, this.trusted);
     if (this.draining) {
       res.setHeader('connection', 'close');
@@ -204,7 +207,7 @@ function notFound(req: IncomingMessage, res: ServerResponse): void {
 function refuseHead(req: IncomingMessage, res: ServerResponse, error: GatewayError): void {
   const requestId = requestIdOf(req.headers);
   res.setHeader('x-request-id', requestId);
-  res.setHeader('connection', 'close');
+  closeAfter(req, res);
   sendProblem(res, error, requestId);
 }
 
