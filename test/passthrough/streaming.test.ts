@@ -1,5 +1,5 @@
 // Large bodies through pass-through, with the gateway in its own process (`serve`) so that its memory can be
-// read from /proc: a 50 MiB download to a client that stops reading, and a 20 MiB upload to an upstream that
+// read from /proc: a download of 50 MiB or more to a client that stops reading, and a 20 MiB upload to an upstream that
 // stops reading. In both the gateway holds only what socket buffers hold (the reader's pause reaches the
 // writer), its resident memory stays flat, and every byte arrives.
 
@@ -12,13 +12,23 @@ import { type ServeProcess, configDoc, startServeProcess, tempDir, yamlOf } from
 import { BLOCK, type WebUpstream, downloadSha, startWebUpstream } from '../helpers/web-upstream.js';
 
 const MiB = 1024 * 1024;
-const DOWNLOAD = 50 * MiB;
-const UPLOAD = 20 * MiB;
+/** The largest a socket's kernel buffer may grow to (tcp_rmem/tcp_wmem's third field), or `fallback`. */
+const kernelMax = (name: string, fallback: number): number => {
+  try {
+    return Number(readFileSync(`/proc/sys/net/ipv4/${name}`, 'utf8').trim().split(/\s+/)[2]) || fallback;
+  } catch {
+    return fallback;
+  }
+};
 /**
- * What loopback socket buffers on both hops hold when a reader stops (the kernel grows them: 8–16 MiB measured
- * here); a gateway that buffered would let the writer finish all 50 MiB instead.
+ * What the kernel's socket buffers on both hops may hold when a reader stops: per hop, a receive and a send buffer at
+ * the size the kernel may grow them to (loopback autotuning grew them to 27 MiB in all under a loaded machine here,
+ * with tcp_rmem's maximum at 32 MiB). A gateway that buffered would let the writer finish the whole download instead.
  */
-const IN_FLIGHT_LIMIT = 24 * MiB;
+const IN_FLIGHT_LIMIT = 2 * (kernelMax('tcp_rmem', 6 * MiB) + kernelMax('tcp_wmem', 4 * MiB));
+/** Twice what the buffers may hold, so that a writer that comes to a stop proves the gateway held back. */
+const DOWNLOAD = Math.max(50 * MiB, 2 * IN_FLIGHT_LIMIT);
+const UPLOAD = 20 * MiB;
 /**
  * Growth of the gateway's resident memory over its warmed-up baseline that still counts as flat. V8 frees the
  * buffers of bytes already passed on at its next collection, which it schedules after some tens of MiB of them
@@ -80,7 +90,7 @@ describe('large bodies streamed through pass-through', () => {
     await web?.close();
   });
 
-  it('streams a 50 MiB download to a client that stops reading, holding no more than socket buffers', { timeout: 60_000 }, async () => {
+  it('streams a large download to a client that stops reading, holding no more than socket buffers', { timeout: 60_000 }, async () => {
     const before = rssOf(gateway.child.pid!);
     const res = await new Promise<IncomingMessage>((resolve, reject) => {
       const req = request(`${gateway.url}/download?bytes=${DOWNLOAD}`, resolve);
