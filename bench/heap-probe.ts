@@ -11,7 +11,7 @@ import { transpileForBench } from './build.js';
 import { killAllChildren, startNodeChild } from './control.js';
 import { blast, once, type Target } from './load.js';
 import { HEAD } from '../test/helpers/calendar.js';
-import { REPORT_CONTENT } from '../test/helpers/head-shapes.js';
+import { REPORT_CONTENT, REPORT_DESCRIPTION } from '../test/helpers/head-shapes.js';
 
 const { values, positionals } = parseArgs({ options: { 'node-options': { type: 'string' }, snapshot: { type: 'string' } }, allowPositionals: true });
 const MIB = 1024 * 1024;
@@ -20,7 +20,7 @@ const build = transpileForBench();
 try {
   const backend = await startNodeChild('backend', 'bench/backend-process.ts', { compiledDir: build.dir });
   const b = backend.ready.url as string;
-  const created = await once({ url: `${b}/rpc/createReport`, headers: { ...JSON_HEADERS, 'x-dl-api-version': String(HEAD), 'x-dl-client-api-version': '1' }, body: JSON.stringify({ workbookId: 'wb_demo_marketing', [REPORT_CONTENT]: { a: 1 }, description: 'bench', legacyKey: 'reports/marketing/bench-get' }) });
+  const created = await once({ url: `${b}/rpc/createReport`, headers: { ...JSON_HEADERS, 'x-dl-api-version': String(HEAD), 'x-dl-client-api-version': '1' }, body: JSON.stringify({ workbookId: 'wb_demo_marketing', [REPORT_CONTENT]: { a: 1 }, [REPORT_DESCRIPTION]: 'bench', legacyKey: 'reports/marketing/bench-get' }) });
   const reportId = JSON.parse(created.text).id as string;
   const gw = await startNodeChild('gateway', 'bench/gateway-process.ts', {
     compiledDir: build.dir,

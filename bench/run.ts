@@ -40,7 +40,7 @@ import { HEAD } from '../test/helpers/calendar.js';
 import { upToHead } from '../test/helpers/head-body.js';
 import { shippedContract } from '../src/contract/index.js';
 import { loadContract, methodAt } from '../src/core/contract-model/load.js';
-import { REPORT_CONTENT } from '../test/helpers/head-shapes.js';
+import { REPORT_CONTENT, REPORT_DESCRIPTION } from '../test/helpers/head-shapes.js';
 import { realShapedDashboardData } from './dashboard.js';
 import { impactRecordingCost } from './impact-record.js';
 import { type LabelledBuild, buildOf } from './checkout.js';
@@ -324,7 +324,7 @@ function makeTargets(
       description: `bare Node proxy: createReport at v${HEAD_HEADER} (the floor for gw-v1-create)`,
       url: `${urls.bare}/rpc/createReport`,
       headers: direct,
-      body: JSON.stringify({ workbookId: BENCH_WORKBOOK, [REPORT_CONTENT]: { a: 1 }, description: '', legacyKey: V1_CREATE_KEY }),
+      body: JSON.stringify({ workbookId: BENCH_WORKBOOK, [REPORT_CONTENT]: { a: 1 }, [REPORT_DESCRIPTION]: '', legacyKey: V1_CREATE_KEY }),
     },
     { name: 'hpm-proxy', description: 'the same on http-proxy-middleware (reference)', url: `${urls.hpm}/rpc/getReport`, headers: direct, body: get },
     // A request outside /rpc (the web UI's kind): the floor for gw-passthrough-get.
@@ -653,7 +653,7 @@ async function main(): Promise<void> {
   const reportId = await createBackendReport(backendUrl, 1, {
     workbookId: 'wb_demo_marketing',
     [REPORT_CONTENT]: { a: 1, rows: 10 },
-    description: 'bench',
+    [REPORT_DESCRIPTION]: 'bench',
     legacyKey: V1_GET_KEY,
   });
   const bare = await startNodeChild('bare-proxy', 'bench/bare-proxy.ts', { compiledDir, args: [backendUrl] });

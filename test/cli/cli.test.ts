@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { COMMAND_NAMES, runCli } from '../../src/cli/commands.js';
 import { ENV_OVERRIDES } from '../../src/config/load.js';
 import { HEAD, VERSIONS } from '../helpers/calendar.js';
-import { REPORT_CONTENT } from '../helpers/head-shapes.js';
+import { REPORT_CONTENT, REPORT_DESCRIPTION } from '../helpers/head-shapes.js';
 
 const root = new URL('../..', import.meta.url).pathname;
 /** The environment without the overrides serve and check-config read, so the host's own settings do not leak in. */
@@ -87,7 +87,7 @@ describe('the command line', () => {
     expect(ok.code).toBe(0);
     expect(JSON.parse(ok.out)).toEqual({ method: 'getEntries', version: HEAD, body: { ids: ['ent_1'], createdBy: ['me'], pageSize: 100 } });
     const mapped = await inProcess(['translate', '--from', '1', '--method', 'createReport', '--config', join(root, 'config/gateway.yaml'), '--body', '{"key":"legacy/finance/q1","config":{}}']);
-    expect(JSON.parse(mapped.out).body).toEqual({ workbookId: 'wb_demo_sandbox', legacyKey: 'legacy/finance/q1', [REPORT_CONTENT]: {}, description: '' });
+    expect(JSON.parse(mapped.out).body).toEqual({ workbookId: 'wb_demo_sandbox', legacyKey: 'legacy/finance/q1', [REPORT_CONTENT]: {}, [REPORT_DESCRIPTION]: '' });
     const invalid = await inProcess(['translate', '--from', '1', '--method', 'createReport', '--body', '{"config":{}}']);
     expect(invalid.code).toBe(1);
     expect(JSON.parse(invalid.err)).toMatchObject({ code: 'VALIDATION_ERROR', status: 400 });

@@ -15,7 +15,7 @@ import type { Change, Contract, MethodSpec, VersionSpec } from '../../src/core/c
 import { NATIVE_VERSION } from '../../src/reference-backend/head-bridge.js';
 import { DEMO_SEED, createReferenceBackend } from '../../src/reference-backend/index.js';
 import { HEAD } from '../helpers/calendar.js';
-import { REPORT_CONTENT } from '../helpers/head-shapes.js';
+import { REPORT_CONTENT, REPORT_DESCRIPTION, headName } from '../helpers/head-shapes.js';
 import { arbitraryOf } from '../helpers/json-schema-arbitrary.js';
 
 /** Every string a body holds, at any depth. */
@@ -156,12 +156,19 @@ const at = (key: string, edit: (s: z.ZodType) => z.ZodType) => (schema: z.ZodTyp
   (schema as z.ZodObject).extend({ [key]: edit((schema as z.ZodObject).shape[key] as z.ZodType) });
 
 const NEXT = HEAD + 1;
+/** The head's names the next version renames (a report's description, a workbook's title, a dashboard's data.salt) and their new names. */
+const REPORT_FROM = REPORT_DESCRIPTION;
+const REPORT_TO = 'synopsis';
+const WORKBOOK_FROM = headName(object('workbook'), 'title');
+const WORKBOOK_TO = 'name';
+const [DASH_DATA, DASH_FROM] = headName(object('dashboard'), 'data.salt').split('.') as [string, string];
+const DASH_TO = 'seed';
 /** The head's methods with the next version's renames applied to their requests (what the backend is sent). */
 function nextMethods(head: VersionSpec): Record<string, MethodSpec> {
   const edit = (name: string, request: (s: z.ZodType) => z.ZodType): [string, MethodSpec] => [name, { ...(head.methods[name] as MethodSpec), request: request((head.methods[name] as MethodSpec).request) }];
-  const report = renamedKey('description', 'summary');
-  const workbook = renamedKey('title', 'name');
-  const dashboard = at('entry', at('data', renamedKey('salt', 'seed')));
+  const report = renamedKey(REPORT_FROM, REPORT_TO);
+  const workbook = renamedKey(WORKBOOK_FROM, WORKBOOK_TO);
+  const dashboard = at('entry', at(DASH_DATA, renamedKey(DASH_FROM, DASH_TO)));
   return {
     ...head.methods,
     ...Object.fromEntries([
@@ -176,12 +183,11 @@ function nextMethods(head: VersionSpec): Record<string, MethodSpec> {
 function renamingNext(extra: readonly Change[] = []): Contract {
   const head = shippedContract.versions.at(-1) as VersionSpec;
   const changes: Change[] = [
-    fieldRenamed(request('createReport'), 'description', 'summary', 'createReport: `description` is `summary`.'),
-    fieldRenamed(request('updateReport'), 'description', 'summary', 'updateReport: `description` is `summary`.'),
-    fieldRenamed(object('report'), 'description', 'summary', 'Reports: `description` is `summary`.'),
-    ...['createWorkbook', 'updateWorkbook', 'moveWorkbook'].map((m) => fieldRenamed(request(m), 'title', 'name', `${m}: \`title\` is \`name\`.`)),
-    fieldRenamed(object('workbook'), 'title', 'name', 'Workbooks: `title` is `name`.'),
-    fieldRenamed(object('dashboard'), 'data.salt', 'data.seed', 'Dashboards: `data.salt` is `data.seed`.'),
+    ...['createReport', 'updateReport'].map((m) => fieldRenamed(request(m), REPORT_FROM, REPORT_TO, `${m}: \`${REPORT_FROM}\` is \`${REPORT_TO}\`.`)),
+    fieldRenamed(object('report'), REPORT_FROM, REPORT_TO, `Reports: \`${REPORT_FROM}\` is \`${REPORT_TO}\`.`),
+    ...['createWorkbook', 'updateWorkbook', 'moveWorkbook'].map((m) => fieldRenamed(request(m), WORKBOOK_FROM, WORKBOOK_TO, `${m}: \`${WORKBOOK_FROM}\` is \`${WORKBOOK_TO}\`.`)),
+    fieldRenamed(object('workbook'), WORKBOOK_FROM, WORKBOOK_TO, `Workbooks: \`${WORKBOOK_FROM}\` is \`${WORKBOOK_TO}\`.`),
+    fieldRenamed(object('dashboard'), `${DASH_DATA}.${DASH_FROM}`, `${DASH_DATA}.${DASH_TO}`, `Dashboards: \`${DASH_DATA}.${DASH_FROM}\` is \`${DASH_DATA}.${DASH_TO}\`.`),
     ...extra,
   ];
   return { versions: [...shippedContract.versions, { version: NEXT, methods: nextMethods(head), changes }] };
@@ -204,26 +210,26 @@ describe('a version above the head that renames fields needs no edit to the back
     const backend = createReferenceBackend({ contract: renamingNext(), seed: DEMO_SEED });
     const url = await backend.listen(0, '127.0.0.1');
     try {
-      const workbook = await atNext(url, 'createWorkbook', { collectionId: null, name: 'Renamed' });
+      const workbook = await atNext(url, 'createWorkbook', { collectionId: null, [WORKBOOK_TO]: 'Renamed' });
       expect(workbook.status, JSON.stringify(workbook.body)).toBe(200);
-      expect(workbook.body).toMatchObject({ name: 'Renamed' });
-      expect(workbook.body).not.toHaveProperty('title');
+      expect(workbook.body).toMatchObject({ [WORKBOOK_TO]: 'Renamed' });
+      expect(workbook.body).not.toHaveProperty(WORKBOOK_FROM);
       const read = await atNext(url, 'getWorkbook', { workbookId: workbook.body.workbookId });
-      expect(read.body).toMatchObject({ name: 'Renamed' });
-      expect(read.body).not.toHaveProperty('title');
-      const report = await atNext(url, 'createReport', { workbookId: workbook.body.workbookId, summary: 'Weekly', [REPORT_CONTENT]: {} });
+      expect(read.body).toMatchObject({ [WORKBOOK_TO]: 'Renamed' });
+      expect(read.body).not.toHaveProperty(WORKBOOK_FROM);
+      const report = await atNext(url, 'createReport', { workbookId: workbook.body.workbookId, [REPORT_TO]: 'Weekly', [REPORT_CONTENT]: {} });
       expect(report.status, JSON.stringify(report.body)).toBe(200);
-      const updated = await atNext(url, 'updateReport', { reportId: report.body.id, summary: 'Monthly' });
-      expect(updated.body).toMatchObject({ summary: 'Monthly' });
-      expect(updated.body).not.toHaveProperty('description');
+      const updated = await atNext(url, 'updateReport', { reportId: report.body.id, [REPORT_TO]: 'Monthly' });
+      expect(updated.body).toMatchObject({ [REPORT_TO]: 'Monthly' });
+      expect(updated.body).not.toHaveProperty(REPORT_FROM);
       const tab = { id: 't1', title: 'Main', items: [], layout: [], connections: [], aliases: {} };
       const settings = { autoupdateInterval: null, maxConcurrentRequests: null, silentLoading: false, dependentSelectors: true, expandTOC: false };
-      const data = { counter: 1, seed: 'pepper', tabs: [tab], settings };
-      const dash = await atNext(url, 'createDashboard', { entry: { workbookId: workbook.body.workbookId, name: 'renamed', data, meta: {} } });
+      const data = { counter: 1, [DASH_TO]: 'pepper', tabs: [tab], settings };
+      const dash = await atNext(url, 'createDashboard', { entry: { workbookId: workbook.body.workbookId, name: 'renamed', [DASH_DATA]: data, meta: {} } });
       expect(dash.status, JSON.stringify(dash.body)).toBe(200);
       const got = await atNext(url, 'getDashboard', { dashboardId: dash.body.entry.entryId });
-      expect(got.body.entry.data).toMatchObject({ seed: 'pepper' });
-      expect(got.body.entry.data).not.toHaveProperty('salt');
+      expect(got.body.entry[DASH_DATA]).toMatchObject({ [DASH_TO]: 'pepper' });
+      expect(got.body.entry[DASH_DATA]).not.toHaveProperty(DASH_FROM);
     } finally {
       await backend.close();
     }

@@ -195,6 +195,14 @@ describe('translateRequest and translateResponse', () => {
     expect(await translateResponse(p, 'text', ctx)).toBe('text');
   });
 
+  it('migrates an answer that is a list of the method\'s objects (located at `*`, as getWorkbooksByIds answers)', async () => {
+    const renamed = (b: Json) => (b as unknown as Json[]).map(({ summary, ...rest }) => ({ ...rest, description: summary })) as unknown as Json;
+    const p = plan({ down: [renamed], guarded: [{ type: 'workbook', path: '*', idField: 'workbookId' }] });
+    expect(await translateResponse(p, [{ workbookId: 'w', version: 2, summary: 's' }], ctx)).toEqual([{ workbookId: 'w', version: 2, description: 's' }]);
+    // Rows listed under a key are not the answer itself: an array answer of such a method stays as it came.
+    expect(await translateResponse(plan({ down: [renamed], guarded: [{ type: 'workbook', path: 'workbooks.*', idField: 'workbookId' }] }), [1], ctx)).toEqual([1]);
+  });
+
   it('turns an unexpected migration failure into an internal error naming the method', async () => {
     const p = plan({ up: [() => { throw new TypeError('boom'); }], down: [async () => { throw new Error('boom'); }] });
     for (const run of [() => translateRequest(p, {}, ctx), () => translateResponse(p, {}, ctx)]) {

@@ -4,7 +4,7 @@
 // more than the answer (a lookup in the guard's round trip) is never kept.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HEAD } from '../helpers/calendar.js';
-import { REPORT_CONTENT } from '../helpers/head-shapes.js';
+import { REPORT_CONTENT, REPORT_DESCRIPTION } from '../helpers/head-shapes.js';
 import { oldDashboardData } from '../helpers/old-dashboard.js';
 import { rpc, startStack, type Stack } from '../helpers/stack.js';
 
@@ -28,7 +28,7 @@ async function lookups(stack: Stack): Promise<Record<string, number>> {
 
 /** A report created on the backend as a client of `version` saved it (the stamp the guard reads). */
 async function backendReport(stack: Stack, version: number): Promise<string> {
-  const res = await rpc(stack.backendUrl, 'createReport', { workbookId: 'wb_demo_marketing', [REPORT_CONTENT]: { a: 1 }, description: 'kept', legacyKey: `reports/marketing/kept-${version}-${Date.now()}` }, String(HEAD), { 'x-dl-client-api-version': String(version) });
+  const res = await rpc(stack.backendUrl, 'createReport', { workbookId: 'wb_demo_marketing', [REPORT_CONTENT]: { a: 1 }, [REPORT_DESCRIPTION]: 'kept', legacyKey: `reports/marketing/kept-${version}-${Date.now()}` }, String(HEAD), { 'x-dl-client-api-version': String(version) });
   expect(res.status).toBe(200);
   return res.body.id as string;
 }

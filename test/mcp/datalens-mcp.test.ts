@@ -23,7 +23,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ErrorCode, clientMessage } from '../../src/core/errors.js';
 import { HEAD } from '../helpers/calendar.js';
-import { REPORT_CONTENT } from '../helpers/head-shapes.js';
+import { REPORT_CONTENT, REPORT_DESCRIPTION } from '../helpers/head-shapes.js';
 import { type Stack, rpc, startStack } from '../helpers/stack.js';
 import { CONTRACT } from '../replay/contract.js';
 import { type Answer, type Header, replay } from '../replay/expect-replay.js';
@@ -235,7 +235,7 @@ describe.each<VersionCase>([
     const described = await describeCommand(mcp, 'createReport');
     expect(described.inputSchema).toMatchObject({
       type: 'object',
-      properties: { workbookId: { type: 'string' }, [REPORT_CONTENT]: { type: 'object' }, description: { type: 'string' } },
+      properties: { workbookId: { type: 'string' }, [REPORT_CONTENT]: { type: 'object' }, [REPORT_DESCRIPTION]: { type: 'string' } },
       required: ['workbookId', REPORT_CONTENT],
     });
     // At version 1 this is the wrong schema for the calls it sends (they need `key`): see the /1/json/ block below.

@@ -3,7 +3,7 @@
 import { createReferenceBackend, type ReferenceBackend, type ReferenceBackendOptions } from '../../src/reference-backend/index.js';
 import { HEAD } from '../helpers/calendar.js';
 
-export { REPORT_CONTENT } from '../helpers/head-shapes.js';
+export { REPORT_CONTENT, REPORT_DESCRIPTION } from '../helpers/head-shapes.js';
 
 export interface Started {
   readonly backend: ReferenceBackend;

@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HEAD } from '../helpers/calendar.js';
-import { REPORT_CONTENT, rpc, start, type Started } from './helpers.js';
+import { REPORT_CONTENT, REPORT_DESCRIPTION, rpc, start, type Started } from './helpers.js';
 
 /** The report content field, by its head-version name. */
 const C = REPORT_CONTENT;
+/** The report description field, by its head-version name. */
+const D = REPORT_DESCRIPTION;
 
 let s: Started;
 beforeAll(async () => {
@@ -19,8 +21,8 @@ const create = async (clientVersion?: number, extra: Record<string, unknown> = {
 
 describe('reports', () => {
   it('creates a report and reads it back', async () => {
-    const created = await create(undefined, { description: 'Q1', legacyKey: 'reports/q1' });
-    expect(created).toMatchObject({ workbookId: 'wb_a', [C]: { chart: 'bar' }, description: 'Q1', legacyKey: 'reports/q1', version: HEAD });
+    const created = await create(undefined, { [D]: 'Q1', legacyKey: 'reports/q1' });
+    expect(created).toMatchObject({ workbookId: 'wb_a', [C]: { chart: 'bar' }, [D]: 'Q1', legacyKey: 'reports/q1', version: HEAD });
     expect(created.id).toMatch(/^rep_[0-9a-f]{16}$/);
     expect(Date.parse(created.createdAt)).not.toBeNaN();
     expect(created.updatedAt).toBe(created.createdAt);
@@ -31,7 +33,7 @@ describe('reports', () => {
 
   it('defaults the description to an empty string and omits an absent legacyKey', async () => {
     const created = await create();
-    expect(created.description).toBe('');
+    expect(created[D]).toBe('');
     expect('legacyKey' in created).toBe(false);
   });
 
@@ -43,11 +45,11 @@ describe('reports', () => {
 
   it('updates a report by merging the given fields and stamping the version', async () => {
     const created = await create(1, { legacyKey: 'reports/old' });
-    const updated = await rpc(s.url, 'updateReport', { reportId: created.id, description: 'new', workbookId: 'wb_b' }, { clientVersion: 1 });
+    const updated = await rpc(s.url, 'updateReport', { reportId: created.id, [D]: 'new', workbookId: 'wb_b' }, { clientVersion: 1 });
     expect(updated.status).toBe(200);
-    expect(updated.body).toMatchObject({ id: created.id, workbookId: 'wb_b', [C]: { chart: 'bar' }, description: 'new', legacyKey: 'reports/old', version: 1 });
+    expect(updated.body).toMatchObject({ id: created.id, workbookId: 'wb_b', [C]: { chart: 'bar' }, [D]: 'new', legacyKey: 'reports/old', version: 1 });
     const byWebUi = await rpc(s.url, 'updateReport', { reportId: created.id, [C]: { chart: 'pie' } });
-    expect(byWebUi.body).toMatchObject({ [C]: { chart: 'pie' }, description: 'new', version: HEAD });
+    expect(byWebUi.body).toMatchObject({ [C]: { chart: 'pie' }, [D]: 'new', version: HEAD });
     expect((await rpc(s.url, 'getReport', { reportId: created.id })).body).toEqual(byWebUi.body);
   });
 
@@ -64,7 +66,7 @@ describe('reports', () => {
 
   it('refuses an update to an unknown workbook without applying any of its other fields', async () => {
     const created = await create();
-    const r = await rpc(s.url, 'updateReport', { reportId: created.id, workbookId: 'wb_missing', description: 'partial' });
+    const r = await rpc(s.url, 'updateReport', { reportId: created.id, workbookId: 'wb_missing', [D]: 'partial' });
     expect(r.status).toBe(404);
     expect(r.body).toMatchObject({ code: 'NOT_FOUND', details: { workbookId: 'wb_missing' } });
     expect((await rpc(s.url, 'getReport', { reportId: created.id })).body).toEqual(created);
@@ -95,7 +97,7 @@ describe('reports', () => {
 describe('the object version guard', () => {
   it('refuses a v1 update of a report saved at the head with 409 and leaves the report unchanged', async () => {
     const created = await create();
-    const r = await rpc(s.url, 'updateReport', { reportId: created.id, description: 'overwrite', workbookId: 'wb_b' }, { clientVersion: 1 });
+    const r = await rpc(s.url, 'updateReport', { reportId: created.id, [D]: 'overwrite', workbookId: 'wb_b' }, { clientVersion: 1 });
     expect(r.status).toBe(409);
     expect(r.headers.get('content-type')).toBe('application/problem+json');
     expect(r.body).toMatchObject({
@@ -123,21 +125,21 @@ describe('the object version guard', () => {
 
   it('refuses a v1 write once the web UI has saved the report, even though v1 created it', async () => {
     const created = await create(1);
-    expect((await rpc(s.url, 'updateReport', { reportId: created.id, description: 'ui' })).body.version).toBe(HEAD);
-    const r = await rpc(s.url, 'updateReport', { reportId: created.id, description: 'v1' }, { clientVersion: 1 });
+    expect((await rpc(s.url, 'updateReport', { reportId: created.id, [D]: 'ui' })).body.version).toBe(HEAD);
+    const r = await rpc(s.url, 'updateReport', { reportId: created.id, [D]: 'v1' }, { clientVersion: 1 });
     expect(r.status).toBe(409);
-    expect((await rpc(s.url, 'getReport', { reportId: created.id })).body.description).toBe('ui');
+    expect((await rpc(s.url, 'getReport', { reportId: created.id })).body[D]).toBe('ui');
   });
 
   it('never lets a racing v1 write overwrite a web-UI save', async () => {
     const created = await create(1);
     const results = await Promise.all([
-      rpc(s.url, 'updateReport', { reportId: created.id, description: 'ui' }),
-      ...Array.from({ length: 10 }, () => rpc(s.url, 'updateReport', { reportId: created.id, description: 'v1' }, { clientVersion: 1 })),
+      rpc(s.url, 'updateReport', { reportId: created.id, [D]: 'ui' }),
+      ...Array.from({ length: 10 }, () => rpc(s.url, 'updateReport', { reportId: created.id, [D]: 'v1' }, { clientVersion: 1 })),
     ]);
     const final = (await rpc(s.url, 'getReport', { reportId: created.id })).body;
     // Whatever the interleaving, once the web UI's save landed no v1 write succeeded after it.
-    expect(final).toMatchObject({ description: 'ui', version: HEAD });
+    expect(final).toMatchObject({ [D]: 'ui', version: HEAD });
     for (const r of results.slice(1)) expect([200, 409]).toContain(r.status);
   });
 });

@@ -185,6 +185,9 @@ export async function checkRoundTrips(plan: MethodPlan, checks: readonly Pending
 export async function translateResponse(plan: MethodPlan, body: unknown, ctx: MigrationContext, policy: GuardPolicy = DEFAULT_POLICY): Promise<unknown> {
   const checks = guardObjects(plan, body, policy);
   if (checks) await checkRoundTrips(plan, checks, ctx, policy);
-  if (!isJsonObject(body) || plan.down.length === 0) return body;
-  return run(plan, plan.down, body, ctx);
+  if (plan.down.length === 0 || !(isJsonObject(body) || (Array.isArray(body) && locatesElements(plan)))) return body;
+  return run(plan, plan.down, body as Json, ctx);
 }
+
+/** Whether the method's answer is a list of its objects (getWorkbooksByIds: path `*`): such an array is migrated like an object. */
+const locatesElements = (plan: MethodPlan): boolean => plan.guarded.some((l) => l.path === '*' || l.path.startsWith('*.') || l.path.startsWith('*['));
