@@ -75,3 +75,12 @@ describe('olderItemFields declared as edits', () => {
     });
   }
 });
+
+describe('the guard reads its stamps on the pass', () => {
+  it('gets the dashboard id and the version it was saved under, before any step', async () => {
+    const made = programFor(loaded, 2, 'getDashboard');
+    if (made.kind !== 'program') throw new Error(made.reason);
+    const r = rewrite(Buffer.from(await headAnswer()), made.program, made.guarded);
+    expect(r.kind === 'rewritten' && r.stamps).toEqual([{ at: 0, id: 'ent_b', version: 2, hasContent: false }]);
+  });
+});

@@ -71,7 +71,7 @@ function container(out: Out, n: Node): void {
     const kid = n.kids[i];
     const text = kid?.t === VAL ? written(kid) : '';
     if (text === undefined && isObj) continue;
-    const o = n.orig[i] as number;
+    const o = n.origOf(i);
     if (!wrote) {
       if (o === 0) out.span(n.s, isObj ? (n.kAt[0] as number) : (n.vAt[0] as number));
       else out.lit(isObj ? '{' : '[');

@@ -7,9 +7,14 @@ import { type Node, val } from './node.js';
 import type { Tree } from './tree.js';
 
 /** A path's plain keys (the part inside each object after its array steps), checked as paths.ts checks them. */
+const plain = new Map<string, readonly string[]>();
 function plainParts(path: string): readonly string[] {
-  const parts = path === '' ? [] : path.split('.');
+  let parts = plain.get(path);
+  if (parts) return parts;
+  parts = Object.freeze(path === '' ? [] : path.split('.'));
   for (const p of parts) if (FORBIDDEN.has(p)) throw new Error(`forbidden path segment "${p}" in "${path}"`);
+  // Paths come from the contract: a few, kept (the cap guards the rest).
+  if (plain.size < 4096) plain.set(path, parts);
   return parts;
 }
 

@@ -2,11 +2,11 @@
 // built from the contract the way buildPlan builds its closures, step for step and in the same order; or why not.
 
 import { type LoadedContract, methodAt } from '../../contract-model/load.js';
-import type { Change, FieldAdded, MethodSpec, Target } from '../../contract-model/types.js';
+import type { Change, FieldAdded, MethodSpec, ObjectLocation, Target } from '../../contract-model/types.js';
 import { editsOf } from './declared.js';
 import { type ByteOp, type Program, type Step, programOf } from './program.js';
 
-export type FromPlan = { readonly kind: 'program'; readonly program: Program } | { readonly kind: 'buffered'; readonly reason: string };
+export type FromPlan = { readonly kind: 'program'; readonly program: Program; readonly guarded: readonly ObjectLocation[] } | { readonly kind: 'buffered'; readonly reason: string };
 
 class NotExpressible extends Error {}
 
@@ -128,8 +128,7 @@ export function programFor(loaded: LoadedContract, version: number, method: stri
       current = after;
     }
     const guarded = methodAt(loaded, backend, current)?.objects ?? [];
-    const extra = guarded.map((l) => l.path);
-    return { kind: 'program', program: programOf([...perVersion.flat(), ...defaultSteps(loaded, version, spec, method)], extra) };
+    return { kind: 'program', program: programOf([...perVersion.flat(), ...defaultSteps(loaded, version, spec, method)], guarded), guarded };
   } catch (e) {
     if (e instanceof NotExpressible) return { kind: 'buffered', reason: e.message };
     throw e;

@@ -6,3 +6,4 @@ export { type FallbackReason, MAX_DEPTH } from './node.js';
 export { type ByteOp, type Program, type Step, programOf } from './program.js';
 export { type FallbackCounts, type RewriteResult, countFallback, rewrite } from './rewrite.js';
 export type { Condition, Edit } from './rules.js';
+export type { Stamp } from './stamps.js';

@@ -46,6 +46,12 @@ export class Node {
   /** The members' values; a span not yet needed is left undefined (made by kid() from vAt and vEnd). */
   kids: (Node | undefined)[] = NONE;
   v: unknown = undefined;
+  /** Key → member index, made on a container's first lookup of a key its trie does not name; dropped when members shift. */
+  index: Map<string, number> | undefined = undefined;
+  /** The last filter tag read on this object and the text of its value (String of it), until a member changes. */
+  tag: { readonly key: string; readonly text: string | undefined } | undefined = undefined;
+  /** The trie node this container was read with: its members with a key it names hold that key's string in `keys`. */
+  named: ReadonlySet<string> | undefined = undefined;
   /** Set on a span of a scalar once decoded (its value kept in `v`). */
   decoded = false;
   changed = false;
@@ -70,6 +76,16 @@ export class Node {
   all(): Node[] {
     for (let i = 0; i < this.kids.length; i++) this.kid(i);
     return this.kids as Node[];
+  }
+
+  /** Member i's index among the source's members (-1 when new); `orig` stays empty until members shift. */
+  origOf(i: number): number {
+    return this.orig.length === 0 && this.s >= 0 ? i : (this.orig[i] as number);
+  }
+
+  /** Before members shift: every member's source index written out. */
+  keepOrig(): void {
+    if (this.orig.length === 0 && this.s >= 0) for (let i = 0; i < this.kids.length; i++) this.orig.push(i);
   }
 
   /** Makes this node a container of kind `t`, with lists of its own. */

@@ -2,8 +2,9 @@
 // body or on the objects of a kind at their locations), and the trie of the paths they go through.
 
 import { parsePath } from '../../contract-model/field-path.js';
+import type { ObjectLocation } from '../../contract-model/types.js';
 import type { Located } from '../field-ops.js';
-import { type Edit, editPaths } from './rules.js';
+import type { Edit } from './rules.js';
 import { type Trie, emptyTrie } from './scan.js';
 
 /** One field operation as data (../field-ops.ts); `convert` is the value function of a converted rename. */
@@ -27,40 +28,62 @@ export interface Program {
   readonly trie: Trie;
 }
 
-/** A path's steps as trie keys: a key (its filter left out) or `*`. */
-const keysOf = (path: string): string[] => parsePath(path).map((s) => ('each' in s ? '*' : s.key));
-
-function add(trie: Trie, keys: readonly string[]): void {
+/** The trie node a path leads to from `trie` (made as needed), each filter's tag named where it is read. */
+function add(trie: Trie, path: string): Trie {
   let node = trie;
-  for (const k of keys) {
-    if (k === '*') node = node.each ??= emptyTrie();
+  for (const seg of parsePath(path)) {
+    if ('each' in seg) node = node.each ??= emptyTrie();
     else {
-      let next = node.keys.get(k);
-      if (!next) node.keys.set(k, (next = emptyTrie()));
+      let next = node.keys.get(seg.key);
+      if (!next) node.keys.set(seg.key, (next = emptyTrie()));
       node = next;
     }
+    if (seg.tag !== undefined) node.leaves.add(seg.tag);
+  }
+  return node;
+}
+
+const key = (trie: Trie, k: string): Trie => add(trie, k);
+
+/** The keys declared edits read and step into, from the object they run on. */
+function addEdits(trie: Trie, edits: readonly Edit[]): void {
+  for (const e of edits) {
+    if ('within' in e) addEdits(key(trie, e.within), e.then);
+    else if ('eachIn' in e) addEdits((key(trie, e.eachIn).each ??= emptyTrie()), e.then);
+    else if ('when' in e) {
+      for (const c of e.when) trie.leaves.add(c.key);
+      addEdits(trie, e.then);
+    } else if ('copyString' in e) {
+      key(trie, e.copyString.from[0]).leaves.add(e.copyString.from[1]);
+      key(trie, e.copyString.into[0]).leaves.add(e.copyString.into[1]);
+    } else if ('default' in e) {
+      trie.leaves.add(e.default);
+      if (typeof e.value === 'object' && e.value !== null && 'notEqual' in e.value) trie.leaves.add((e.value as { notEqual: { key: string } }).notEqual.key);
+    } else trie.leaves.add('setUnlessType' in e ? e.setUnlessType : e.dropIf);
   }
 }
 
-/** The paths an operation reads or writes inside the object (or body) it runs on. */
-function opPaths(op: ByteOp): string[][] {
-  switch (op.kind) {
-    case 'move':
-      return [keysOf(op.from), keysOf(op.to)];
-    case 'edits':
-      return editPaths(op.edits);
-    default:
-      return [keysOf(op.path)];
-  }
+/** The trie nodes of an operation's paths inside the object (or body) it runs on. */
+function addOp(trie: Trie, op: ByteOp): void {
+  if (op.kind === 'move') {
+    add(trie, op.from);
+    add(trie, op.to);
+  } else if (op.kind === 'edits') addEdits(trie, op.edits);
+  else add(trie, op.path);
 }
 
 /** A program of steps, with the trie of every path they go through (those containers are read on the one pass). */
-export function programOf(steps: readonly Step[], extraPaths: readonly string[] = []): Program {
+/** `guarded`: where the guard reads stamps (their id and version fields, a listing's content path, named on the pass). */
+export function programOf(steps: readonly Step[], guarded: readonly ObjectLocation[] = []): Program {
   const trie = emptyTrie();
   for (const step of steps) {
-    const prefixes = step.at === 'body' ? [[]] : step.at.map((l) => keysOf(l.path));
-    for (const prefix of prefixes) for (const inner of opPaths(step.op)) add(trie, [...prefix, ...inner]);
+    if (step.at === 'body') addOp(trie, step.op);
+    else for (const l of step.at) addOp(l.path === '' ? trie : add(trie, l.path), step.op);
   }
-  for (const p of extraPaths) add(trie, keysOf(p));
+  for (const loc of guarded) {
+    const at = loc.path === '' ? trie : add(trie, loc.path);
+    at.leaves.add(loc.idField ?? 'id').add(loc.versionField ?? 'version');
+    if (loc.listing?.content !== undefined) add(at, loc.listing.content);
+  }
   return Object.freeze({ steps: Object.freeze([...steps]), trie });
 }

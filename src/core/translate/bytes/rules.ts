@@ -101,15 +101,3 @@ export function applyEdits(t: Tree, o: Node, edits: readonly Edit[]): void {
     } else copyString(t, o, e.copyString.from, e.copyString.into);
   }
 }
-
-/** The keys edits may step into (for the trie: those containers are read on the pass). */
-export function editPaths(edits: readonly Edit[], prefix: string[] = [], out: string[][] = []): string[][] {
-  for (const e of edits) {
-    if ('within' in e) editPaths(e.then, [...prefix, e.within], out);
-    else if ('eachIn' in e) editPaths(e.then, [...prefix, e.eachIn, '*'], out);
-    else if ('when' in e) editPaths(e.then, prefix, out);
-    else if ('copyString' in e) out.push([...prefix, e.copyString.from[0]], [...prefix, e.copyString.into[0]]);
-    else out.push(prefix);
-  }
-  return out;
-}

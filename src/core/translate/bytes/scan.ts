@@ -8,15 +8,22 @@ export interface Trie {
   readonly keys: Map<string, Trie>;
   each?: Trie;
   /** The keys' bytes beside their subtries, made on first use (the scan compares bytes, allocating nothing). */
-  wanted?: { readonly bytes: readonly Buffer[]; readonly subs: readonly Trie[] };
+  wanted?: { readonly names: readonly string[]; readonly bytes: readonly Buffer[]; readonly subs: readonly (Trie | undefined)[] };
+  /** Keys looked up in these objects without going further (filter tags, defaults, conditions): named, not expanded. */
+  readonly leaves: Set<string>;
+  /** Every key named here (keys and leaves), made on first use. */
+  named?: ReadonlySet<string>;
 }
-export const emptyTrie = (): Trie => ({ keys: new Map() });
+export const emptyTrie = (): Trie => ({ keys: new Map(), leaves: new Set() });
 
 const Q = 0x22;
 const BS = 0x5c;
 const isWs = (c: number) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
 const isDigit = (c: number) => c >= 0x30 && c <= 0x39;
 const isHex = (c: number) => isDigit(c) || (c >= 0x61 && c <= 0x66) || (c >= 0x41 && c <= 0x46);
+const TRUE = Buffer.from('true');
+const FALSE = Buffer.from('false');
+const NULL = Buffer.from('null');
 const ESCAPES = new Set([0x22, 0x5c, 0x2f, 0x62, 0x66, 0x6e, 0x72, 0x74]);
 const invalid = (at: number): never => {
   throw new Fallback('invalid-json', `invalid JSON at byte ${at}`);
@@ -81,9 +88,9 @@ export class Scanner {
     const c = b[i] as number;
     if (c === Q) return this.string(i);
     if (c === 0x2d || isDigit(c)) return this.number(i);
-    const word = c === 0x74 ? 'true' : c === 0x66 ? 'false' : c === 0x6e ? 'null' : '';
-    if (word === '' || b.toString('latin1', i, i + word.length) !== word) invalid(i);
-    return i + word.length;
+    const word = c === 0x74 ? TRUE : c === 0x66 ? FALSE : c === 0x6e ? NULL : undefined;
+    if (word === undefined || !sameBytes(b, i, word)) invalid(i);
+    return i + (word as Buffer).length;
   }
 
   /** The end of the value at `i` (after whitespace), every byte checked; `d` is the nesting of its holder. */
@@ -145,18 +152,25 @@ export class Scanner {
     return raw(i, this.skip(i, d), d);
   }
 
-  /** The trie under the key at [s, e): looked up by its text (escaped keys decoded), only when the trie has keys. */
-  private trieKey(trie: Trie, s: number, e: number, escaped: boolean): Trie | undefined {
-    if (trie.keys.size === 0) return undefined;
-    if (escaped) return trie.keys.get(this.key(s, e, true));
-    const wanted = (trie.wanted ??= { bytes: [...trie.keys.keys()].map(bytesOf), subs: [...trie.keys.values()] });
+  /** Which of the trie's named keys the key at [s, e) is (its index in `wanted`), -1 for none; escaped keys decoded. */
+  private trieKey(w: NonNullable<Trie['wanted']>, s: number, e: number, escaped: boolean): number {
+    if (escaped) return w.names.indexOf(this.key(s, e, true));
     const b = this.b;
     const length = e - s - 2;
-    for (let k = 0; k < wanted.bytes.length; k++) {
-      const want = wanted.bytes[k] as Buffer;
-      if (length === want.length && sameBytes(b, s + 1, want)) return wanted.subs[k];
+    for (let k = 0; k < w.bytes.length; k++) {
+      const want = w.bytes[k] as Buffer;
+      if (length === want.length && sameBytes(b, s + 1, want)) return k;
     }
-    return undefined;
+    return -1;
+  }
+
+  /** The trie's named keys, their bytes and subtries, made once per trie node. */
+  static wanted(trie: Trie): NonNullable<Trie['wanted']> {
+    if (trie.wanted) return trie.wanted;
+    const names = [...new Set([...trie.keys.keys(), ...trie.leaves])];
+    trie.wanted = { names, bytes: names.map(bytesOf), subs: names.map((k) => trie.keys.get(k)) };
+    trie.named = new Set(names);
+    return trie.wanted;
   }
 
   /** Reads a member's value at `i` into `n`: a node when the trie goes into it, only its span otherwise; its end. */
@@ -168,10 +182,9 @@ export class Scanner {
       kid = raw(i, -1, n.d + 1);
       this.expand(kid, trie);
       end = kid.e;
-    } else end = this.skip(i, n.d + 1);
+    } else end = c === 0x7b || c === 0x5b ? this.skip(i, n.d + 1) : this.scalar(i);
     n.vAt.push(i);
     n.vEnd.push(end);
-    n.orig.push(n.kids.length);
     n.kids.push(kid);
     return end;
   }
@@ -186,6 +199,8 @@ export class Scanner {
   private members(n: Node, trie: Trie): void {
     const b = this.b;
     n.become(OBJ);
+    const w = Scanner.wanted(trie);
+    n.named = trie.named;
     let i = this.ws(n.s + 1);
     if (b[i] === 0x7d) i++;
     else {
@@ -197,8 +212,9 @@ export class Scanner {
         let j = this.ws(ke);
         if (b[j] !== 0x3a) invalid(j);
         j = this.ws(j + 1);
-        const end = this.place(n, j, this.trieKey(trie, i, ke, esc));
-        n.keys.push(undefined);
+        const named = w.names.length === 0 ? -1 : this.trieKey(w, i, ke, esc);
+        const end = this.place(n, j, named === -1 ? undefined : w.subs[named]);
+        n.keys.push(named === -1 ? undefined : w.names[named]);
         n.kAt.push(i);
         n.kEnd.push(esc ? -ke : ke);
         i = this.ws(end);

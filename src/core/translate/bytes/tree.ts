@@ -2,7 +2,7 @@
 // field operation on the bytes gives what it gives on JSON.parse's result.
 
 import type { Segment } from '../../contract-model/field-path.js';
-import { ARR, Fallback, type Node, OBJ, RAW, VAL, bytesOf, isPlainObject, sameBytes, val } from './node.js';
+import { ARR, Fallback, type Node, OBJ, RAW, VAL, isPlainObject, val } from './node.js';
 import { type Scanner, emptyTrie } from './scan.js';
 
 export class Tree {
@@ -41,6 +41,10 @@ export class Tree {
 
   /** Appends a new member (or element) to an opened container. */
   push(n: Node, key: string, kid: Node): void {
+    n.keepOrig();
+    n.tag = undefined;
+    if (n.index?.has(key)) n.index.set(key, -2);
+    else n.index?.set(key, n.keys.length);
     n.keys.push(key);
     n.kEnd.push(-1);
     n.kAt.push(-1);
@@ -54,24 +58,30 @@ export class Tree {
   /** The index of a member of an object node (opened), -1 when absent. */
   indexOf(o: Node, key: string): number {
     this.open(o);
-    const want = bytesOf(key);
-    const b = this.scan.b;
-    let found = -1;
-    for (let i = 0; i < o.keys.length; i++) {
-      const k = o.keys[i];
-      let same: boolean;
-      if (k !== undefined) same = k === key;
-      else if ((o.kEnd[i] as number) < 0) same = this.keyOf(o, i) === key;
-      else {
-        const s = (o.kAt[i] as number) + 1;
-        same = (o.kEnd[i] as number) - 1 - s === want.length && sameBytes(b, s, want);
+    // A key the trie names was interned on the pass (a string compare); members added since carry their key.
+    if (o.named?.has(key) || o.s < 0) {
+      let at = -1;
+      for (let i = 0; i < o.keys.length; i++) {
+        if (o.keys[i] !== key) continue;
+        // JSON.parse keeps the last of two equal keys; an edit of one would leave the other: the buffered path decides.
+        if (at !== -1) throw new Fallback('duplicate-key', `duplicate key ${JSON.stringify(key)}`);
+        at = i;
       }
-      if (!same) continue;
-      // JSON.parse keeps the last of two equal keys; an edit of one would leave the other: the buffered path decides.
-      if (found !== -1) throw new Fallback('duplicate-key', `duplicate key ${JSON.stringify(key)}`);
-      found = i;
+      return at;
     }
-    return found;
+    let index = o.index;
+    if (index === undefined) {
+      index = new Map();
+      for (let i = 0; i < o.keys.length; i++) {
+        const k = this.keyOf(o, i);
+        index.set(k, index.has(k) ? -2 : i);
+      }
+      o.index = index;
+    }
+    const at = index.get(key);
+    // JSON.parse keeps the last of two equal keys; an edit of one would leave the other: the buffered path decides.
+    if (at === -2) throw new Fallback('duplicate-key', `duplicate key ${JSON.stringify(key)}`);
+    return at ?? -1;
   }
 
   /** Member i's key, decoded once. */
@@ -96,11 +106,15 @@ export class Tree {
     if (i === -1) this.push(o, key, kid);
     else {
       o.kids[i] = kid;
+      o.tag = undefined;
       o.changed = true;
     }
   }
 
   remove(o: Node, i: number): void {
+    o.keepOrig();
+    o.index = undefined;
+    o.tag = undefined;
     o.keys.splice(i, 1);
     o.kEnd.splice(i, 1);
     o.kAt.splice(i, 1);
@@ -139,6 +153,9 @@ export class Tree {
     return n.v;
   }
 
+  /** Whether the node is JSON null. */
+  isNull = (n: Node) => (n.t === RAW ? this.scan.b[n.s] === 0x6e : n.t === VAL && n.v === null);
+
   /** Whether the node is the value `undefined` (what fromArray leaves of an empty array). */
   isUndefined = (n: Node) => n.t === VAL && n.v === undefined;
 
@@ -146,8 +163,13 @@ export class Tree {
   matches(seg: Segment, item: Node): boolean {
     if (seg.tag === undefined) return true;
     if (!this.isObject(item)) return false;
-    const tag = this.member(item, seg.tag);
-    return tag !== undefined && (seg.values ?? []).includes(String(this.decode(tag)));
+    let cached = item.tag;
+    if (cached?.key !== seg.tag) {
+      const tag = this.member(item, seg.tag);
+      cached = { key: seg.tag, text: tag === undefined ? undefined : String(this.decode(tag)) };
+      item.tag = cached;
+    }
+    return cached.text !== undefined && (seg.values ?? []).includes(cached.text);
   }
 
   /** Every node a path reaches, as paths.ts's collect. */
@@ -160,7 +182,12 @@ export class Tree {
       }
       const seg = segments[i] as Segment;
       if ('each' in seg) {
-        if (this.isArray(node)) for (const item of this.open(node).all().slice()) if (this.matches(seg, item)) walk(item, i + 1);
+        if (!this.isArray(node)) return;
+        this.open(node);
+        for (let k = 0; k < node.kids.length; k++) {
+          const item = node.kid(k);
+          if (this.matches(seg, item)) walk(item, i + 1);
+        }
       } else if (this.isObject(node)) {
         const kid = this.member(node, seg.key);
         if (kid !== undefined && this.matches(seg, kid)) walk(kid, i + 1);
