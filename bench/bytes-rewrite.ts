@@ -44,14 +44,18 @@ for (let i = 0; i < 20; i++) {
   await buffered();
   onBytes();
 }
+const floor = () => JSON.stringify(JSON.parse(answer.toString('utf8')));
 const b: number[] = [];
 const r: number[] = [];
+const f: number[] = [];
 for (let round = 0; round < rounds; round++) {
   b.push(await cpu(buffered));
   r.push(await cpu(onBytes));
+  f.push(await cpu(floor));
 }
 const chunks = onBytes();
 process.stdout.write(`answer ${(answer.length / 1024).toFixed(0)} KiB; ${chunks.length} chunks out; ${iterations} calls × ${rounds} rounds\n`);
 process.stdout.write(`buffered (parse + guard + migrate + stringify)  median ${median(b).toFixed(0)} µs CPU/call  rounds ${b.map((x) => x.toFixed(0)).join(' / ')}\n`);
 process.stdout.write(`on the bytes (rewrite)                          median ${median(r).toFixed(0)} µs CPU/call  rounds ${r.map((x) => x.toFixed(0)).join(' / ')}\n`);
+process.stdout.write(`JSON.parse + JSON.stringify alone (no steps)     median ${median(f).toFixed(0)} µs CPU/call  rounds ${f.map((x) => x.toFixed(0)).join(' / ')}\n`);
 process.stdout.write(`ratio buffered / bytes: ${(median(b) / median(r)).toFixed(2)}×\n`);

@@ -1,7 +1,7 @@
 // Writes the skeleton back as a list of byte slices: untouched spans are views of the source (no copy), separators
 // between neighbours that stayed neighbours are copied with them, and only what an operation wrote is serialised.
 
-import { ARR, type Node, OBJ, RAW, VAL } from './node.js';
+import { ARR, GONE, type Node, OBJ, RAW, VAL } from './node.js';
 
 class Out {
   readonly chunks: Buffer[] = [];
@@ -54,7 +54,7 @@ export function settle(n: Node): boolean {
   if (n.t === RAW) return false;
   if (n.t === VAL) return true;
   let changed = n.changed || n.s < 0;
-  for (const k of n.kids) if (k !== undefined && settle(k)) changed = true;
+  for (const k of n.kids) if (k !== undefined && k !== GONE && settle(k)) changed = true;
   n.changed = changed;
   return changed;
 }
@@ -69,6 +69,7 @@ function container(out: Out, n: Node): void {
   let wrote = false;
   for (let i = 0; i < n.kids.length; i++) {
     const kid = n.kids[i];
+    if (kid === GONE) continue;
     const text = kid?.t === VAL ? written(kid) : '';
     if (text === undefined && isObj) continue;
     const o = n.origOf(i);

@@ -79,7 +79,7 @@ export function deletePrunedAt(t: Tree, body: Node, path: string): Got {
   if (at === -1) return NOT_FOUND;
   const value = holder.kid(at);
   t.remove(holder, at);
-  for (let depth = last; depth > 0 && t.open(chain[depth] as Node).keys.length === 0; depth--) {
+  for (let depth = last; depth > 0 && t.open(chain[depth] as Node).live === 0; depth--) {
     const up = chain[depth - 1] as Node;
     t.remove(up, t.indexOf(up, parts[depth - 1] as string));
   }

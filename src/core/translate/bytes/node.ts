@@ -12,7 +12,8 @@ export type FallbackReason = 'invalid-json' | 'too-deep' | 'duplicate-key' | 'no
 /** The deepest nesting of containers the rewriter reads; deeper documents go to the buffered path. */
 export const MAX_DEPTH = 512;
 
-const NONE = Object.freeze([]) as unknown as never[];
+// Shared by every span; never written (a container gets its own lists in become()).
+const NONE: never[] = [];
 
 export const RAW = 0;
 export const OBJ = 1;
@@ -25,41 +26,57 @@ export const VAL = 3;
  * A RAW node is upgraded in place when an operation needs to look inside it, so references to it stay valid.
  */
 export class Node {
-  t: number;
-  s: number;
-  e: number;
+  // Fields are declared, not initialised in place: assigned in the constructor, instances keep one fast shape (native
+  // class fields made them several times slower to create and read here, BENCHMARKS.md).
+  declare t: number;
+  declare s: number;
+  declare e: number;
   /** The nesting of the container holding this value (0 for the document itself). */
-  d: number;
+  declare d: number;
   // Containers get their own lists when opened (open()); a span shares these empty ones and never writes to them.
   /** Members' keys: a source key is decoded only when needed (undefined until then; see Tree.keyOf). */
-  keys: (string | undefined)[] = NONE;
+  declare keys: (string | undefined)[];
   /** Per source member: where its key ends; negative (-end) when the key holds an escape. */
-  kEnd: number[] = NONE;
+  declare kEnd: number[];
   /** Per member (or element): where its key starts and where its value starts and ends in the source; -1 when new. */
-  kAt: number[] = NONE;
-  vAt: number[] = NONE;
-  vEnd: number[] = NONE;
-  /** Per member: its index among the source's members (-1 when new), to copy separators between neighbours. */
-  orig: number[] = NONE;
-  /** How many members the source container had. */
-  count = 0;
+  declare kAt: number[];
+  declare vAt: number[];
+  declare vEnd: number[];
+  /** How many members the source container had (members are never shifted: a removed one becomes GONE). */
+  declare count: number;
+  /** How many members are not GONE. */
+  declare live: number;
   /** The members' values; a span not yet needed is left undefined (made by kid() from vAt and vEnd). */
-  kids: (Node | undefined)[] = NONE;
-  v: unknown = undefined;
+  declare kids: (Node | undefined)[];
+  declare v: unknown;
   /** Key → member index, made on a container's first lookup of a key its trie does not name; dropped when members shift. */
-  index: Map<string, number> | undefined = undefined;
+  declare index: Map<string, number> | undefined;
   /** The last filter tag read on this object and the text of its value (String of it), until a member changes. */
-  tag: { readonly key: string; readonly text: string | undefined } | undefined = undefined;
+  declare tag: { readonly key: string; readonly text: string | undefined } | undefined;
   /** The trie node this container was read with: its members with a key it names hold that key's string in `keys`. */
-  named: ReadonlySet<string> | undefined = undefined;
+  declare named: ReadonlySet<string> | undefined;
   /** Set on a span of a scalar once decoded (its value kept in `v`). */
-  decoded = false;
-  changed = false;
+  declare decoded: boolean;
+  declare changed: boolean;
   constructor(t: number, s: number, e: number, d: number) {
     this.t = t;
     this.s = s;
     this.e = e;
     this.d = d;
+    this.keys = NONE;
+    this.kEnd = NONE;
+    this.kAt = NONE;
+    this.vAt = NONE;
+    this.vEnd = NONE;
+    this.count = 0;
+    this.live = 0;
+    this.kids = NONE;
+    this.v = undefined;
+    this.index = undefined;
+    this.tag = undefined;
+    this.named = undefined;
+    this.decoded = false;
+    this.changed = false;
   }
 
   /** Member (or element) i's node, made from its span when first needed. */
@@ -78,14 +95,9 @@ export class Node {
     return this.kids as Node[];
   }
 
-  /** Member i's index among the source's members (-1 when new); `orig` stays empty until members shift. */
+  /** Member i's index among the source's members, -1 for one an operation added (members keep their places). */
   origOf(i: number): number {
-    return this.orig.length === 0 && this.s >= 0 ? i : (this.orig[i] as number);
-  }
-
-  /** Before members shift: every member's source index written out. */
-  keepOrig(): void {
-    if (this.orig.length === 0 && this.s >= 0) for (let i = 0; i < this.kids.length; i++) this.orig.push(i);
+    return this.s >= 0 && i < this.count ? i : -1;
   }
 
   /** Makes this node a container of kind `t`, with lists of its own. */
@@ -96,7 +108,6 @@ export class Node {
     this.kAt = [];
     this.vAt = [];
     this.vEnd = [];
-    this.orig = [];
     this.kids = [];
   }
 }
@@ -128,3 +139,6 @@ export function sameBytes(b: Buffer, s: number, want: Buffer): boolean {
   for (let i = 0; i < want.length; i++) if (b[s + i] !== want[i]) return false;
   return true;
 }
+
+/** What a removed member's place holds (members are not shifted, so source positions stay valid). */
+export const GONE = new Node(VAL, -1, -1, 0);

@@ -78,26 +78,58 @@ function copyString(t: Tree, o: Node, from: readonly [string, string], into: rea
   t.set(target, into[1], val(t.decode(text as Node)));
 }
 
-/** Applies declared edits to one object node, in order. */
-export function applyEdits(t: Tree, o: Node, edits: readonly Edit[]): void {
-  for (const e of edits) {
-    if ('default' in e) {
-      if (t.indexOf(o, e.default) !== -1) continue;
-      const v = isNotEqualTo(e.value) ? valueOf(t, o, e.value.notEqual.key) !== e.value.notEqual.value : copyOf(e.value);
-      t.set(o, e.default, val(v));
-    } else if ('setUnlessType' in e) {
-      if (typeOf(t, t.member(o, e.setUnlessType)) !== e.type) t.set(o, e.setUnlessType, val(copyOf(e.value)));
-    } else if ('dropIf' in e) {
+type Run = (t: Tree, o: Node) => void;
+
+/** One edit as a function (compiled once per declaration: the union is switched on when compiled, not per object). */
+function compileOne(e: Edit): Run {
+  if ('default' in e) {
+    const key = e.default;
+    const value = e.value;
+    if (isNotEqualTo(value)) return (t, o) => void (t.indexOf(o, key) === -1 && t.set(o, key, val(valueOf(t, o, value.notEqual.key) !== value.notEqual.value)));
+    return (t, o) => void (t.indexOf(o, key) === -1 && t.set(o, key, val(copyOf(value))));
+  }
+  if ('setUnlessType' in e) return (t, o) => void (typeOf(t, t.member(o, e.setUnlessType)) !== e.type && t.set(o, e.setUnlessType, val(copyOf(e.value))));
+  if ('dropIf' in e) {
+    return (t, o) => {
       const i = t.indexOf(o, e.dropIf);
       if (i !== -1 && t.decode(o.kid(i)) === e.equals) t.remove(o, i);
-    } else if ('within' in e) {
-      const kid = t.member(o, e.within);
-      if (t.isObject(kid)) applyEdits(t, kid, e.then);
-    } else if ('eachIn' in e) {
-      const kid = t.member(o, e.eachIn);
-      if (t.isArray(kid)) for (const x of t.open(kid).all().slice()) if (t.isObject(x)) applyEdits(t, x, e.then);
-    } else if ('when' in e) {
-      if (e.when.every((c) => holds(t, o, c))) applyEdits(t, o, e.then);
-    } else copyString(t, o, e.copyString.from, e.copyString.into);
+    };
   }
+  if ('within' in e) {
+    const then = compile(e.then);
+    return (t, o) => {
+      const kid = t.member(o, e.within);
+      if (t.isObject(kid)) then(t, t.open(kid));
+    };
+  }
+  if ('eachIn' in e) {
+    const then = compile(e.then);
+    return (t, o) => {
+      const kid = t.member(o, e.eachIn);
+      if (t.isArray(kid)) for (const x of t.open(kid).all().slice()) if (t.isObject(x)) then(t, t.open(x));
+    };
+  }
+  if ('when' in e) {
+    const then = compile(e.then);
+    return (t, o) => void (e.when.every((c) => holds(t, o, c)) && then(t, o));
+  }
+  return (t, o) => copyString(t, o, e.copyString.from, e.copyString.into);
 }
+
+const compiled = new WeakMap<readonly Edit[], Run>();
+
+/** A list of edits as one function, in order. */
+function compile(edits: readonly Edit[]): Run {
+  let run = compiled.get(edits);
+  if (!run) {
+    const runs = edits.map(compileOne);
+    run = (t, o) => {
+      for (let i = 0; i < runs.length; i++) (runs[i] as Run)(t, o);
+    };
+    compiled.set(edits, run);
+  }
+  return run;
+}
+
+/** Applies declared edits to one object node, in order. */
+export const applyEdits = (t: Tree, o: Node, edits: readonly Edit[]): void => compile(edits)(t, o);

@@ -178,7 +178,8 @@ export class Scanner {
     const c = this.b[i];
     let kid: Node | undefined;
     let end: number;
-    if (trie !== undefined && (c === 0x7b || c === 0x5b)) {
+    // A container is read member by member only when a path goes further into it (or names keys in it).
+    if (trie !== undefined && (c === 0x7b || c === 0x5b) && (trie.keys.size > 0 || trie.each !== undefined || trie.leaves.size > 0)) {
       kid = raw(i, -1, n.d + 1);
       this.expand(kid, trie);
       end = kid.e;
@@ -225,7 +226,7 @@ export class Scanner {
         } else invalid(i);
       }
     }
-    n.count = n.kids.length;
+    n.count = n.live = n.kids.length;
     n.e = i;
   }
 
@@ -244,7 +245,7 @@ export class Scanner {
         } else invalid(i);
       }
     }
-    n.count = n.kids.length;
+    n.count = n.live = n.kids.length;
     n.e = i;
   }
 

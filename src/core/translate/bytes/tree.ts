@@ -2,7 +2,7 @@
 // field operation on the bytes gives what it gives on JSON.parse's result.
 
 import type { Segment } from '../../contract-model/field-path.js';
-import { ARR, Fallback, type Node, OBJ, RAW, VAL, isPlainObject, val } from './node.js';
+import { ARR, Fallback, GONE, type Node, OBJ, RAW, VAL, isPlainObject, val } from './node.js';
 import { type Scanner, emptyTrie } from './scan.js';
 
 export class Tree {
@@ -41,7 +41,7 @@ export class Tree {
 
   /** Appends a new member (or element) to an opened container. */
   push(n: Node, key: string, kid: Node): void {
-    n.keepOrig();
+    n.live++;
     n.tag = undefined;
     if (n.index?.has(key)) n.index.set(key, -2);
     else n.index?.set(key, n.keys.length);
@@ -50,7 +50,6 @@ export class Tree {
     n.kAt.push(-1);
     n.vAt.push(-1);
     n.vEnd.push(-1);
-    n.orig.push(-1);
     n.kids.push(kid);
     n.changed = true;
   }
@@ -62,7 +61,7 @@ export class Tree {
     if (o.named?.has(key) || o.s < 0) {
       let at = -1;
       for (let i = 0; i < o.keys.length; i++) {
-        if (o.keys[i] !== key) continue;
+        if (o.keys[i] !== key || o.kids[i] === GONE) continue;
         // JSON.parse keeps the last of two equal keys; an edit of one would leave the other: the buffered path decides.
         if (at !== -1) throw new Fallback('duplicate-key', `duplicate key ${JSON.stringify(key)}`);
         at = i;
@@ -73,6 +72,7 @@ export class Tree {
     if (index === undefined) {
       index = new Map();
       for (let i = 0; i < o.keys.length; i++) {
+        if (o.kids[i] === GONE) continue;
         const k = this.keyOf(o, i);
         index.set(k, index.has(k) ? -2 : i);
       }
@@ -111,17 +111,12 @@ export class Tree {
     }
   }
 
+  /** Removes member i: its place holds GONE, so the other members keep their indexes and source positions. */
   remove(o: Node, i: number): void {
-    o.keepOrig();
+    o.kids[i] = GONE;
+    o.live--;
     o.index = undefined;
     o.tag = undefined;
-    o.keys.splice(i, 1);
-    o.kEnd.splice(i, 1);
-    o.kAt.splice(i, 1);
-    o.vAt.splice(i, 1);
-    o.vEnd.splice(i, 1);
-    o.orig.splice(i, 1);
-    o.kids.splice(i, 1);
     o.changed = true;
   }
 
@@ -132,6 +127,7 @@ export class Tree {
     if (n.t === ARR) return n.all().map((k) => this.decode(k));
     const out: Record<string, unknown> = {};
     n.keys.forEach((_, i) => {
+      if (n.kids[i] === GONE) return;
       const k = this.keyOf(n, i);
       const v = this.decode(n.kid(i));
       if (k === '__proto__') Object.defineProperty(out, k, { value: v, enumerable: true, writable: true, configurable: true });
