@@ -7,6 +7,7 @@ import { type FaultMode, type FaultUpstream, startFaultUpstream } from '../helpe
 import { expectProblem, send } from '../helpers/http.js';
 import { HEAD, VERSIONS } from '../helpers/calendar.js';
 import { AFTER_V1_SUNSET, AFTER_V1_SUPPORTED, DURING_DEPRECATION, type Stack, V1_SUNSET, rpc, startStack } from '../helpers/stack.js';
+import { REPORT_DESCRIPTION } from '../helpers/head-shapes.js';
 
 /** A call at the head: forwarded and streamed as the backend answers it. */
 const JSON_HEADERS = { 'content-type': 'application/json', 'x-dl-api-version': String(HEAD) } as const;
@@ -232,12 +233,12 @@ describe('errors the gateway produces in front of the reference backend', () => 
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-dl-api-version': String(HEAD) },
         // Moved to another workbook: the v1 key names the old one, so version 1 cannot read the report whole.
-        body: JSON.stringify({ reportId, description: 'edited in the web UI', workbookId: 'wb_demo_sales' }),
+        body: JSON.stringify({ reportId, [REPORT_DESCRIPTION]: 'edited in the web UI', workbookId: 'wb_demo_sales' }),
       });
       expect(edit.status).toBe(200);
       expect(((await edit.json()) as { version: number }).version).toBe(HEAD);
       edited = (await rpc(stack.url, 'getReport', { reportId }, String(HEAD))).body;
-      expect(edited).toMatchObject({ description: 'edited in the web UI', version: HEAD });
+      expect(edited).toMatchObject({ [REPORT_DESCRIPTION]: 'edited in the web UI', version: HEAD });
     });
 
     it('answers a v1 read of an object saved under the head with 409 and the object and versions', async () => {

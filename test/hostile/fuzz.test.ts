@@ -294,7 +294,13 @@ describe('the shipped v1 translators under arbitrary JSON', () => {
   }
   // Every plan, with the translating ones (reports, getEntries) drawn more often.
   // (Not every checked plan: most DataLens reads are checked now, for the object-version guard, without translating.)
-  const translating = plans.filter((p) => p.up.length > 0 || p.guarded.some((l) => l.type === 'report'));
+  // Only those whose v1 request takes what the bodies below write (reportId, key, ids): a newer head that renames other
+  // kinds' fields adds translating plans no generated body fits.
+  const takesBodies = (p: (typeof plans)[number]) => {
+    const { properties = {} } = z.toJSONSchema(p.spec.request, { io: 'input', unrepresentable: 'any' }) as { properties?: object };
+    return ['reportId', 'key', 'ids'].some((key) => Object.hasOwn(properties, key));
+  };
+  const translating = plans.filter((p) => (p.up.length > 0 || p.guarded.some((l) => l.type === 'report')) && takesBodies(p));
   const planArb = fc.oneof({ weight: 1, arbitrary: fc.constantFrom(...plans) }, { weight: 2, arbitrary: fc.constantFrom(...translating) });
   /** Bodies the v1 report and entries schemas accept (the report methods refuse fields they do not name). */
   const reportKey = fc.oneof(fc.constantFrom('reports/marketing/a', 'reports/x', 'nowhere/y'), fc.string({ minLength: 1, maxLength: 12 }));

@@ -18,6 +18,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HEAD } from '../helpers/calendar.js';
+import { REPORT_DESCRIPTION } from '../helpers/head-shapes.js';
 import { type BackendTap, type SeenRequest, createV1Report, tapBackend } from '../helpers/hostile.js';
 import { within } from '../helpers/raw-socket.js';
 import { type Stack, rpc, startStack } from '../helpers/stack.js';
@@ -76,7 +77,7 @@ async function uiEdit(reportId: string, description: string): Promise<{ status: 
     headers: { 'content-type': 'application/json', 'x-dl-api-version': String(HEAD) },
     // The UI also moves it out of the workbook its v1 key names (reports/sales/… → Marketing): version 1 cannot read
     // it whole, so the lossless rule refuses it to v1 reads as the strict rule would.
-    body: JSON.stringify({ reportId, description, workbookId: 'wb_demo_marketing' }),
+    body: JSON.stringify({ reportId, [REPORT_DESCRIPTION]: description, workbookId: 'wb_demo_marketing' }),
   });
   return { status: res.status, body: await res.json() };
 }
@@ -119,6 +120,9 @@ function explains(value: string, read: { start: number; end: number }, writes: r
   return undefined;
 }
 
+/** The description a read shows: version 1's name for a v1 read, the head's otherwise. */
+const descriptionOf = (kind: Kind, body: any): string => body[kind === 'v1-read' ? 'description' : REPORT_DESCRIPTION];
+
 function checkReport(report: number, reportId: string, done: readonly Done[], creation: Write, final: any): string[] {
   const problems: string[] = [];
   const mine = done.filter((d) => d.report === report);
@@ -149,7 +153,7 @@ function checkReport(report: number, reportId: string, done: readonly Done[], cr
     }
     if (d.kind === 'head-read' && d.status !== 200) problems.push(`${where} answered ${d.status}`);
     if ((d.kind === 'v1-read' || d.kind === 'head-read') && d.status === 200) {
-      const value = d.body.description as string;
+      const value = descriptionOf(d.kind, d.body);
       const why = explains(value, d, accepted);
       if (why) problems.push(`${where}: ${why}`);
       if (d.kind === 'v1-read' && accepted.find((w) => w.value === value)?.ui) problems.push(`${where}: a v1 read returned the UI value ${value}`);
@@ -161,12 +165,13 @@ function checkReport(report: number, reportId: string, done: readonly Done[], cr
   }
 
   // The final state: the value of an accepted write that no other accepted write follows.
-  const last = accepted.find((w) => w.value === final.description);
-  if (!last) problems.push(`final description ${JSON.stringify(final.description)} was never accepted`);
-  else if (accepted.some((x) => x !== last && last.end < x.start)) problems.push(`final ${JSON.stringify(final.description)} was overwritten by a later accepted write, then lost`);
+  const finalValue = descriptionOf('head-read', final);
+  const last = accepted.find((w) => w.value === finalValue);
+  if (!last) problems.push(`final description ${JSON.stringify(finalValue)} was never accepted`);
+  else if (accepted.some((x) => x !== last && last.end < x.start)) problems.push(`final ${JSON.stringify(finalValue)} was overwritten by a later accepted write, then lost`);
   if (ui.length > 0) {
     if (final.version !== HEAD) problems.push(`UI-edited report ends at version ${final.version}`);
-    if (!last?.ui) problems.push(`a UI-edited report ends with the old client's value ${JSON.stringify(final.description)}`);
+    if (!last?.ui) problems.push(`a UI-edited report ends with the old client's value ${JSON.stringify(finalValue)}`);
   } else if (final.version !== 1) {
     problems.push(`a report the UI never touched ends at version ${final.version}`);
   }
@@ -230,7 +235,7 @@ describe('concurrent v1 clients, head-version clients and web-UI edits', () => {
           problems.push(...checkReport(r, ids[r] as string, done, creations[r] as Write, final).map((p) => `report ${r}: ${p}`));
           // And through the gateway at the head: the same final value.
           const viaGateway = await within(DEADLINE_MS, rpc(stack.url, 'getReport', { reportId: ids[r] }, String(HEAD)));
-          if (viaGateway.body.description !== (final as { description: string }).description) problems.push(`report ${r}: gateway and backend disagree`);
+          if (descriptionOf('head-read', viaGateway.body) !== descriptionOf('head-read', final)) problems.push(`report ${r}: gateway and backend disagree`);
         }
         totals.ops += done.length;
         totals.accepted += done.filter((d) => d.kind === 'v1-write' && d.status === 200).length;
@@ -249,6 +254,8 @@ describe('concurrent v1 clients, head-version clients and web-UI edits', () => {
 });
 
 describe('the oracle itself', () => {
+  /** The head's name for a report's description (what head reads and the final state show). */
+  const D = REPORT_DESCRIPTION;
   // Synthetic histories on one report (times in ms), so a broken guard could not pass unnoticed.
   const id = 'rep_oracle';
   const creation: Write = { value: 'created', start: 0, end: 1, ui: false };
@@ -270,18 +277,18 @@ describe('the oracle itself', () => {
       op(1, 'ui-write', 30, 40, 200, { version: HEAD }, 'u'),
       op(2, 'v1-write', 50, 60, 409, refused, 'b'),
       op(3, 'v1-read', 50, 60, 409, refused),
-      op(4, 'head-read', 70, 80, 200, { description: 'u', version: HEAD }),
+      op(4, 'head-read', 70, 80, 200, { [D]: 'u', version: HEAD }),
     ];
-    expect(checkReport(0, id, done, creation, { description: 'u', version: HEAD })).toEqual([]);
+    expect(checkReport(0, id, done, creation, { [D]: 'u', version: HEAD })).toEqual([]);
   });
 
   it.each([
-    ['an old client overwriting a finished UI edit', [op(0, 'ui-write', 10, 20, 200, {}, 'u'), op(1, 'v1-write', 30, 40, 200, { version: 1 }, 'b')], { description: 'b', version: 1 }],
-    ['a v1 read served after a UI edit', [op(0, 'ui-write', 10, 20, 200, {}, 'u'), op(1, 'v1-read', 30, 40, 200, { description: 'u', version: 1 })], { description: 'u', version: HEAD }],
-    ['a refusal without a UI edit', [op(0, 'v1-write', 10, 20, 409, refused, 'a')], { description: 'created', version: 1 }],
-    ['a lost write (stale read)', [op(0, 'v1-write', 10, 20, 200, { version: 1 }, 'a'), op(1, 'head-read', 30, 40, 200, { description: 'created', version: 1 })], { description: 'a', version: 1 }],
-    ['a lost write (final state)', [op(0, 'v1-write', 10, 20, 200, { version: 1 }, 'a')], { description: 'created', version: 1 }],
-    ['a value nobody wrote', [op(0, 'head-read', 10, 20, 200, { description: 'ghost', version: 1 })], { description: 'created', version: 1 }],
+    ['an old client overwriting a finished UI edit', [op(0, 'ui-write', 10, 20, 200, {}, 'u'), op(1, 'v1-write', 30, 40, 200, { version: 1 }, 'b')], { [D]: 'b', version: 1 }],
+    ['a v1 read served after a UI edit', [op(0, 'ui-write', 10, 20, 200, {}, 'u'), op(1, 'v1-read', 30, 40, 200, { description: 'u', version: 1 })], { [D]: 'u', version: HEAD }],
+    ['a refusal without a UI edit', [op(0, 'v1-write', 10, 20, 409, refused, 'a')], { [D]: 'created', version: 1 }],
+    ['a lost write (stale read)', [op(0, 'v1-write', 10, 20, 200, { version: 1 }, 'a'), op(1, 'head-read', 30, 40, 200, { [D]: 'created', version: 1 })], { [D]: 'a', version: 1 }],
+    ['a lost write (final state)', [op(0, 'v1-write', 10, 20, 200, { version: 1 }, 'a')], { [D]: 'created', version: 1 }],
+    ['a value nobody wrote', [op(0, 'head-read', 10, 20, 200, { [D]: 'ghost', version: 1 })], { [D]: 'created', version: 1 }],
   ] as [string, Done[], any][])('flags %s', (_label, done, final) => {
     expect(checkReport(0, id, done, creation, final).length).toBeGreaterThan(0);
   });

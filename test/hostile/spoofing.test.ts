@@ -15,6 +15,7 @@ import {
   useHostileStack,
 } from '../helpers/hostile.js';
 import { HEAD } from '../helpers/calendar.js';
+import { REPORT_DESCRIPTION } from '../helpers/head-shapes.js';
 import { expectProblem, send } from '../helpers/http.js';
 import { head, post, rawExchange, within } from '../helpers/raw-socket.js';
 import { type Stack, rpc } from '../helpers/stack.js';
@@ -36,7 +37,7 @@ async function uiEditedReport(description: string): Promise<string> {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-dl-api-version': String(HEAD) },
       // Moved to another workbook, so the v1 key no longer names where it is: version 1 cannot read it whole.
-      body: JSON.stringify({ reportId: id, description, workbookId: 'wb_demo_sales' }),
+      body: JSON.stringify({ reportId: id, [REPORT_DESCRIPTION]: description, workbookId: 'wb_demo_sales' }),
     }),
   );
   expect(res.status).toBe(200);
@@ -105,7 +106,7 @@ describe('a v1 client claiming a newer client version', () => {
     expectProblem(res, 409, 'UNSUPPORTED_OBJECT_VERSION');
     expectActsFor(seen, '1');
     expect(await stored(id)).toEqual(before);
-    expect(before).toMatchObject({ description: 'edited in the UI (write)', version: HEAD });
+    expect(before).toMatchObject({ [REPORT_DESCRIPTION]: 'edited in the UI (write)', version: HEAD });
   });
 
   it.each(claims)('cannot delete a UI-edited report with %s', async (_label, headers) => {
@@ -127,7 +128,7 @@ describe('a v1 client claiming a newer client version', () => {
     expect(res.status).toBe(200);
     expect(res.body.version).toBe(1);
     expectActsFor(seen, '1');
-    expect(await stored(reportId)).toMatchObject({ description: 'v1 write claiming 2', version: 1 });
+    expect(await stored(reportId)).toMatchObject({ [REPORT_DESCRIPTION]: 'v1 write claiming 2', version: 1 });
   });
 
   it('ignores x-dl-client-api-version sent as a trailer of a chunked v1 write', async () => {
@@ -143,7 +144,7 @@ describe('a v1 client claiming a newer client version', () => {
     const { res, seen } = await raw(bytes);
     expect(res.status).toBe(200);
     expectActsFor(seen, '1');
-    expect(await stored(reportId)).toMatchObject({ description: 'v1 write with a trailer', version: 1 });
+    expect(await stored(reportId)).toMatchObject({ [REPORT_DESCRIPTION]: 'v1 write with a trailer', version: 1 });
   });
 
   it('acts for version 1 on a migration\'s own backend call too (the key lookup), whatever the client claims', async () => {

@@ -6,6 +6,7 @@ import { HEAD, VERSIONS } from '../helpers/calendar.js';
 import { startFaultUpstream, type FaultUpstream } from '../helpers/fault-upstream.js';
 import { expectProblem } from '../helpers/http.js';
 import { AFTER_V1_SUNSET, AFTER_V1_SUPPORTED, DURING_DEPRECATION, DURING_V1_ONLY, type Stack, rpc, startStack } from '../helpers/stack.js';
+import { REPORT_DESCRIPTION } from '../helpers/head-shapes.js';
 
 /** At DURING_DEPRECATION every version but the head is deprecated and still served. */
 const OLDER = VERSIONS.filter((v) => v !== HEAD).join(', ');
@@ -63,7 +64,7 @@ describe('the version lists on every /rpc answer', () => {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-dl-api-version': String(HEAD) },
       // Moved out of the workbook its v1 key names: version 1 cannot read it whole (docs/reference/object-versions.md).
-      body: JSON.stringify({ reportId: created.body.id, description: 'edited at the head', workbookId: 'wb_demo_sales' }),
+      body: JSON.stringify({ reportId: created.body.id, [REPORT_DESCRIPTION]: 'edited at the head', workbookId: 'wb_demo_sales' }),
     });
     expect(edit.status).toBe(200);
     const res = await rpc(stack.url, 'getReport', { reportId: created.body.id }, '1');

@@ -321,7 +321,7 @@ describe.each<VersionCase>([
     it("creates a report in a workbook and reads it back in the head's shape", async () => {
       const body = headReport();
       const created = ok(await invoke(mcp, 'createReport', body));
-      expect(created).toMatchObject({ ...body, description: '', version: HEAD });
+      expect(created).toMatchObject({ ...body, [REPORT_DESCRIPTION]: '', version: HEAD });
       expect(created).not.toHaveProperty('key');
       const read = ok(await invoke(mcp, 'getReport', { reportId: created.id }));
       expect(read).toMatchObject({ id: created.id, ...body, version: HEAD });

@@ -46,13 +46,22 @@ const config = (versions: readonly number[]) => ({
 
 type Body = Record<string, unknown>;
 
+/** What `version`'s createReport calls the field version 1 calls `name`: the renames declared since, followed. */
+function createReportName(version: number, name: string): string {
+  let at = name;
+  for (const { changes } of shippedContract.versions.slice(1, version)) {
+    for (const c of changes) if (c.kind === 'fieldRenamed' && 'request' in c.target && c.target.request === 'createReport' && c.from === at) at = c.to;
+  }
+  return at;
+}
+
 /** The report fields a version's createReport takes: where the report goes (a v1 key or a workbook), and its settings' name. */
 function reportBody(version: number, rows: number): Body {
   const shape = (shippedContract.versions[version - 1]!.methods.createReport as MethodSpec).request as unknown as { shape: Record<string, unknown> };
-  const content = Object.keys(shape.shape).filter((name) => !['workbookId', 'key', 'description', 'legacyKey'].includes(name));
-  if (content.length !== 1) throw new Error(`createReport at ${version} has no single settings field: ${content.join(', ')}`);
+  const content = createReportName(version, 'config');
+  if (!(content in shape.shape)) throw new Error(`createReport at ${version} has no settings field ${content}`);
   const where = 'workbookId' in shape.shape ? { workbookId: 'wb_demo_marketing' } : { key: `reports/rollout/r${rows}` };
-  return { ...where, [content[0]!]: { rows } };
+  return { ...where, [content]: { rows } };
 }
 
 /** Every client of the rollout: each version by number, `latest`, and a preview client at the new version. */

@@ -221,11 +221,11 @@ class RpcCall implements Exchange {
     guardJson(raw, json, this.rt.config.limits.jsonDepth);
     const valid = validateRequest(plan, json);
     this.featureDeprecation(plan, valid);
-    // Read before translation up may rewrite the body: which of the fields later versions change it sent.
+    // Read on the body as sent (not the validated one, which holds the schema's defaults): which of the fields later versions change it sent.
     const impact = this.rt.impact;
     if (impact) {
       this.impactRecorded = true;
-      this.impactPaths = impact.pathsIn(this.rt.contract, plan.version, this.log.method as string, valid);
+      this.impactPaths = impact.pathsIn(this.rt.contract, plan.version, this.log.method as string, json);
     }
     if (!plan.passThrough || plan.checksResponse) {
       this.ctx = new RequestMigrationContext(this.rt, this.req, this.caller, this.requestId, this.departure, plan.version);
