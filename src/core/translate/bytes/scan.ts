@@ -30,10 +30,11 @@ const invalid = (at: number): never => {
 };
 
 export class Scanner {
-  readonly b: Buffer;
+  declare readonly b: Buffer;
   /** Set when a string read since the last reset held an escape (keys with one are decoded by JSON.parse). */
-  escaped = false;
+  declare escaped: boolean;
   constructor(bytes: Uint8Array) {
+    this.escaped = false;
     this.b = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   }
 
@@ -259,6 +260,11 @@ export class Scanner {
   }
 
   /** Whether a node still a span holds an object (or an array). */
-  isRawObject = (n: Node) => n.t === RAW && this.b[n.s] === 0x7b;
-  isRawArray = (n: Node) => n.t === RAW && this.b[n.s] === 0x5b;
+  isRawObject(n: Node): boolean {
+    return n.t === RAW && this.b[n.s] === 0x7b;
+  }
+
+  isRawArray(n: Node): boolean {
+    return n.t === RAW && this.b[n.s] === 0x5b;
+  }
 }

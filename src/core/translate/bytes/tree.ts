@@ -6,7 +6,10 @@ import { ARR, Fallback, GONE, type Node, OBJ, RAW, VAL, isPlainObject, val } fro
 import { type Scanner, emptyTrie } from './scan.js';
 
 export class Tree {
-  constructor(readonly scan: Scanner) {}
+  declare readonly scan: Scanner;
+  constructor(scan: Scanner) {
+    this.scan = scan;
+  }
 
   /** Whether the node holds a JSON object (a span, an expanded container, or a written value). */
   isObject(n: Node | undefined): n is Node {
@@ -150,10 +153,14 @@ export class Tree {
   }
 
   /** Whether the node is JSON null. */
-  isNull = (n: Node) => (n.t === RAW ? this.scan.b[n.s] === 0x6e : n.t === VAL && n.v === null);
+  isNull(n: Node): boolean {
+    return n.t === RAW ? this.scan.b[n.s] === 0x6e : n.t === VAL && n.v === null;
+  }
 
   /** Whether the node is the value `undefined` (what fromArray leaves of an empty array). */
-  isUndefined = (n: Node) => n.t === VAL && n.v === undefined;
+  isUndefined(n: Node): boolean {
+    return n.t === VAL && n.v === undefined;
+  }
 
   /** A segment's `[tag=value]` filter, as paths.ts's matches (String of the tag's value). */
   matches(seg: Segment, item: Node): boolean {
