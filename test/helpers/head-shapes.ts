@@ -23,7 +23,3 @@ function sameInRequests(kind: string, methods: readonly string[], name: string):
 export const REPORT_CONTENT = sameInRequests('report', ['createReport', 'updateReport'], 'config');
 /** The name the head version gives a report's description, sent and read. */
 export const REPORT_DESCRIPTION = sameInRequests('report', ['createReport', 'updateReport'], 'description');
-/** The name the head version gives a workbook's description, sent and read. */
-export const WORKBOOK_DESCRIPTION = sameInRequests('workbook', ['createWorkbook', 'updateWorkbook'], 'description');
-/** The name the head version gives a dashboard's `data.accessDescription` (a path under the dashboard entry). */
-export const DASH_ACCESS_DESCRIPTION = headName(object('dashboard'), 'data.accessDescription');

@@ -4,7 +4,7 @@ import { BackendCallError, GatewayError } from '../errors.js';
 import { toValidationIssues } from '../validation-issues.js';
 import type { Json, MigrationContext, ObjectLocation } from '../contract-model/types.js';
 import { DEFAULT_POLICY, type GuardPolicy, type KindHistory, decideObject, differences, lostFields } from './guard.js';
-import { collect, getAt, isJsonObject } from './paths.js';
+import { collect, getAt, isJsonObject, locatesElements } from './paths.js';
 import type { MethodPlan } from './plan.js';
 import { isPromiseLike } from './promise-like.js';
 
@@ -185,9 +185,6 @@ export async function checkRoundTrips(plan: MethodPlan, checks: readonly Pending
 export async function translateResponse(plan: MethodPlan, body: unknown, ctx: MigrationContext, policy: GuardPolicy = DEFAULT_POLICY): Promise<unknown> {
   const checks = guardObjects(plan, body, policy);
   if (checks) await checkRoundTrips(plan, checks, ctx, policy);
-  if (plan.down.length === 0 || !(isJsonObject(body) || (Array.isArray(body) && locatesElements(plan)))) return body;
+  if (plan.down.length === 0 || !(isJsonObject(body) || (Array.isArray(body) && locatesElements(plan.guarded)))) return body;
   return run(plan, plan.down, body as Json, ctx);
 }
-
-/** Whether the method's answer is a list of its objects (getWorkbooksByIds: path `*`): such an array is migrated like an object. */
-const locatesElements = (plan: MethodPlan): boolean => plan.guarded.some((l) => l.path === '*' || l.path.startsWith('*.') || l.path.startsWith('*['));

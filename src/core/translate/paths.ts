@@ -129,3 +129,6 @@ export function deletePrunedAt(body: Obj, path: string): { found: boolean; value
 }
 
 export const isJsonObject = isObject;
+
+/** Whether `locations` put objects at the answer's own elements (a list answer, as getWorkbooksByIds' at `*`): such an array is migrated like an object. */
+export const locatesElements = (locations: readonly { readonly path: string }[]): boolean => locations.some((l) => /^\*($|[.[])/.test(l.path));

@@ -49,9 +49,9 @@ function run(t: Tree, o: Node, op: ByteOp): void {
   }
 }
 
-/** Every step, in order, on a body that is an object (translateResponse leaves any other body as it is). */
-export function applySteps(t: Tree, root: Node, steps: readonly Step[]): void {
-  if (!t.isObject(root)) return;
+/** Every step, in order, on a body that is an object, or a list when `elements` (translateResponse leaves any other body as it is). */
+export function applySteps(t: Tree, root: Node, steps: readonly Step[], elements = false): void {
+  if (!t.isObject(root) && !(elements && t.isArray(root))) return;
   for (const step of steps) {
     if (step.at === 'body') run(t, root, step.op);
     else for (const loc of step.at) for (const o of located(t, root, loc)) run(t, o, step.op);

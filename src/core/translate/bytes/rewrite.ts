@@ -2,6 +2,7 @@
 // declared paths, write back as slices; anything it cannot do gives a fallback, for the buffered path.
 
 import type { ObjectLocation } from '../../contract-model/types.js';
+import { locatesElements } from '../paths.js';
 import { applySteps } from './apply.js';
 import { emit } from './emit.js';
 import { Fallback, type FallbackReason } from './node.js';
@@ -22,7 +23,7 @@ export function rewrite(bytes: Uint8Array, program: Program, guarded: readonly O
     const tree = new Tree(scan);
     const stamps = readStamps(tree, root, guarded);
     try {
-      applySteps(tree, root, program.steps);
+      applySteps(tree, root, program.steps, locatesElements(guarded));
     } catch (e) {
       // A migration that throws fails the same way on the buffered path, which reports it.
       throw e instanceof Fallback ? e : new Fallback('migration-threw', e instanceof Error ? e.message : String(e));
