@@ -74,7 +74,7 @@ function gcHandlers(): Record<string, Handler> {
 
 /**
  * Serves the control channel in a child process. `onExit` runs once, on stdin close or a signal; its result
- * is printed in the final {"type":"exit"} line. Every child also answers cpu, gcPauses, profileStart and profileStop.
+ * is printed in the final {"type":"exit"} line. Every child also answers cpu, faults, gcPauses, profileStart and profileStop.
  */
 export function serveControl(ready: Record<string, unknown>, ownHandlers: Record<string, Handler>, onExit: () => unknown): void {
   const handlers: Record<string, Handler> = {
@@ -85,6 +85,8 @@ export function serveControl(ready: Record<string, unknown>, ownHandlers: Record
       const { user, system } = process.cpuUsage();
       return user + system;
     },
+    /** Minor page faults this process has taken since it started (fresh memory touched: large buffers and strings). */
+    faults: () => process.resourceUsage().minorPageFault,
     ...ownHandlers,
   };
   let exiting = false;

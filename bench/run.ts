@@ -134,6 +134,13 @@ const DASH_WORKBOOK = 'wb_demo_sandbox';
 const DASH_ROWS = ['bare-dash', 'gw-dash-v3-streamed', 'gw-dash-v2-translated', 'gw-dash-v2-each-read', 'cmp-dash-v2-translated'] as const;
 /** The issue's target: the translated read costs at most this many times the streamed one in CPU. */
 const DASH_TRANSLATED_CPU_MAX = 2;
+// Issue 34's targets for large answers and v1 pages (CPU per request, the median of the per-round ratios to the floor).
+/** The head's streamed dashboard read against the bare proxy's, with no full collection in any round. */
+const DASH_STREAMED_CPU_MAX = 1.2;
+/** Every read translated (the first read of each saved dashboard), down or up, against the streamed read. */
+const DASH_EACH_READ_CPU_MAX = 2;
+/** A numbered v1 page (token from the in-memory cache) against the bare proxy's page of the same backend work. */
+const V1_PAGE_CPU_MAX = 1.5;
 /**
  * The dashboard rows in front of a backend at an older version (BACKEND_V1_VERSION, as open-source DataLens speaks):
  * the same real-shaped dashboard saved there at that version, read at it (pass-through, streamed) and at the head
@@ -187,6 +194,8 @@ interface Measured extends RunResult {
   /** Garbage-collection pause time of that process per response, µs, and its full collections during the run. */
   readonly gcUs: number;
   readonly fullGcs: number;
+  /** That process's minor page faults per response (memory it touched afresh). */
+  readonly faults: number;
 }
 
 interface GcPauses {
@@ -863,15 +872,17 @@ async function main(): Promise<void> {
     return name === 'nginx' && nginx ? procTreeCpuUs(nginx.pid) : undefined;
   };
   const gcOf = async (name: string): Promise<GcPauses | undefined> => servedBy(name)?.call<GcPauses>('gcPauses');
+  const faultsOf = async (name: string): Promise<number | undefined> => servedBy(name)?.call<number>('faults');
   const measure = async (t: Target, durationS: number): Promise<Measured> => {
-    const [cpu0, gc0] = [await cpuOf(t.name), await gcOf(t.name)];
+    const [cpu0, gc0, f0] = [await cpuOf(t.name), await gcOf(t.name), await faultsOf(t.name)];
     const r = await blast(t, { connections: t.connections ?? CONNECTIONS, durationS });
-    const [cpu1, gc1] = [await cpuOf(t.name), await gcOf(t.name)];
+    const [cpu1, gc1, f1] = [await cpuOf(t.name), await gcOf(t.name), await faultsOf(t.name)];
+    const faults = f0 !== undefined && f1 !== undefined && r.responses > 0 ? (f1 - f0) / r.responses : Number.NaN;
     const cpuUs = cpu0 !== undefined && cpu1 !== undefined && r.responses > 0 ? (cpu1 - cpu0) / r.responses : Number.NaN;
     const gcUs = gc0 && gc1 && r.responses > 0 ? ((gc1.minorMs + gc1.majorMs - gc0.minorMs - gc0.majorMs) * 1000) / r.responses : Number.NaN;
     const fullGcs = gc0 && gc1 ? gc1.major - gc0.major : Number.NaN;
     if (flags['heap-trace']) await heapTrace(t.name);
-    return { ...r, cpuUs, gcUs, fullGcs };
+    return { ...r, cpuUs, gcUs, fullGcs, faults };
   };
   // --heap-trace: after each row served by a gateway, that process's RSS and heap spaces (used / committed, MB).
   const heapTrace = async (name: string) => {
@@ -930,7 +941,7 @@ async function main(): Promise<void> {
       const r = await measure(t, DURATION_S);
       results.get(t.name)?.push(r);
       progress(
-        `round ${round}/${ROUNDS} ${t.name}: ${r.rps.toFixed(0)} req/s, p50 ${ms(r.p50)} ms, p99 ${ms(r.p99)} ms, errors ${r.errors}, ${r.cpuUs.toFixed(0)} µs CPU/req, GC ${r.gcUs.toFixed(1)} µs/req, ${r.fullGcs} full GC(s)`,
+        `round ${round}/${ROUNDS} ${t.name}: ${r.rps.toFixed(0)} req/s, p50 ${ms(r.p50)} ms, p99 ${ms(r.p99)} ms, errors ${r.errors}, ${r.cpuUs.toFixed(0)} µs CPU/req, GC ${r.gcUs.toFixed(1)} µs/req, ${r.fullGcs} full GC(s), ${r.faults.toFixed(1)} page faults/req`,
       );
     }
   }
@@ -946,9 +957,11 @@ async function main(): Promise<void> {
           cpuUs: median(rs.map((r) => r.cpuUs)),
           gcUs: median(rs.map((r) => r.gcUs)),
           fullGcs: median(rs.map((r) => r.fullGcs)),
+          faults: median(rs.map((r) => r.faults)),
           errors: rs.reduce((n, r) => n + r.errors, 0),
           perRound: rs.map((r) => r.rps),
           cpuPerRound: rs.map((r) => r.cpuUs),
+          fullGcsPerRound: rs.map((r) => r.fullGcs),
           statuses: statusSummary(rs),
         },
       ] as const;
@@ -978,14 +991,16 @@ async function main(): Promise<void> {
         Number.isFinite(s.cpuUs) ? s.cpuUs.toFixed(0) : 'n/a',
         Number.isFinite(s.gcUs) ? s.gcUs.toFixed(1) : 'n/a',
         Number.isFinite(s.fullGcs) ? s.fullGcs.toFixed(0) : 'n/a',
+        Number.isFinite(s.faults) ? s.faults.toFixed(1) : 'n/a',
         s.perRound.map((v) => v.toFixed(0)).join(' / '),
         s.cpuPerRound.map((v) => (Number.isFinite(v) ? v.toFixed(0) : 'n/a')).join(' / '),
       ];
     });
-    const header = ['target', 'what', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'vs floor', 'CPU µs/req', 'GC µs/req', 'full GCs', 'req/s per round', 'CPU µs/req per round'];
-    for (const line of table(header, rows, [false, false, true, true, true, true, true, true, true, true, false, false])) log(line);
+    const header = ['target', 'what', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'vs floor', 'CPU µs/req', 'GC µs/req', 'full GCs', 'faults/req', 'req/s per round', 'CPU µs/req per round'];
+    for (const line of table(header, rows, [false, false, true, true, true, true, true, true, true, true, true, false, false])) log(line);
     log(`(CPU µs/req: CPU time of the process serving the row, the proxy or the backend itself, per response; less sensitive than req/s to the machine's other load, not immune to it)`);
     log(`(GC µs/req: that process's garbage-collection pauses per response; full GCs: its full (mark-compact) collections in a round. Objects that outlive a scavenge show up as both growing)`);
+    log(`(faults/req: that process's minor page faults per response, memory touched afresh: a large buffer or string costs one per 4 KiB page)`);
     log('');
   };
   // A headline: the median of its rounds against its target, every round shown (a FAIL fails the run only with --strict).
@@ -1021,11 +1036,14 @@ async function main(): Promise<void> {
     });
     const eachRead = summary.get('gw-dash-v2-each-read');
     if (eachRead) {
-      const rounds = eachRead.cpuPerRound.map((c, i) => c / (streamed.cpuPerRound[i] ?? Number.NaN));
-      log(
-        `${'  each read translated (gw-dash-v2-each-read / gw-dash-v3-streamed)'.padEnd(62)} ${`${median(rounds).toFixed(2)}×`.padStart(9)}   ` +
-          `no target: a first read's cost (${eachRead.cpuUs.toFixed(0)} µs; per round ${rounds.map((r) => r.toFixed(2)).join(' / ')})`,
-      );
+      headline({
+        label: 'each read translated down (gw-dash-v2-each-read / gw-dash-v3-streamed)',
+        op: '≤',
+        goal: DASH_EACH_READ_CPU_MAX,
+        unit: '×',
+        values: perRoundRatios(eachRead.cpuPerRound, streamed.cpuPerRound),
+        note: `(a first read's cost: ${eachRead.cpuUs.toFixed(0)} µs against ${streamed.cpuUs.toFixed(0)} µs)`,
+      });
     }
     const compared = summary.get('cmp-dash-v2-translated');
     if (compared && dashCompare) {
@@ -1060,7 +1078,17 @@ async function main(): Promise<void> {
       );
     };
     ratioLine(`dashboard CPU/req, v${HEAD_HEADER} from v${BACKEND_V1_HEADER} (gw-dash-v3-from-v1 / gw-dash-v1-from-v1-streamed)`, 'gw-dash-v3-from-v1', 'translated up, read again (as kept)');
-    ratioLine(`  each read translated up (gw-dash-v3-from-v1-each-read / gw-dash-v1-from-v1-streamed)`, 'gw-dash-v3-from-v1-each-read', "a first read's cost");
+    const eachReadUp = summary.get('gw-dash-v3-from-v1-each-read');
+    if (eachReadUp) {
+      headline({
+        label: 'each read translated up (gw-dash-v3-from-v1-each-read / gw-dash-v1-from-v1-streamed)',
+        op: '≤',
+        goal: DASH_EACH_READ_CPU_MAX,
+        unit: '×',
+        values: perRoundRatios(eachReadUp.cpuPerRound, streamed.cpuPerRound),
+        note: `(a first read's cost: ${eachReadUp.cpuUs.toFixed(0)} µs against ${streamed.cpuUs.toFixed(0)} µs)`,
+      });
+    }
     const s1 = await dashV1.call<GatewayStats>('stats');
     const se = await dashV1EachRead?.call<GatewayStats>('stats');
     log(
@@ -1073,10 +1101,41 @@ async function main(): Promise<void> {
     pairedReport(results);
     return;
   }
+  // --- the streamed dashboard read and the v1 page against their floors (issue 34's targets)
+  const floorTargets = () => {
+    const streamed = summary.get('gw-dash-v3-streamed');
+    const bareDash = summary.get('bare-dash');
+    if (streamed && bareDash) {
+      headline({
+        label: 'streamed dashboard CPU/req (gw-dash-v3-streamed / bare-dash)',
+        op: '≤',
+        goal: DASH_STREAMED_CPU_MAX,
+        unit: '×',
+        values: perRoundRatios(streamed.cpuPerRound, bareDash.cpuPerRound),
+        note: `(${streamed.cpuUs.toFixed(0)} µs against ${bareDash.cpuUs.toFixed(0)} µs)`,
+      });
+      headline({ label: 'full collections per round, gw-dash-v3-streamed', op: '≤', goal: 0, digits: 0, values: streamed.fullGcsPerRound, note: `(bare-dash's: ${bareDash.fullGcsPerRound.join(', ')})` });
+    }
+    const page = summary.get('gw-v1-page');
+    const barePage = summary.get('bare-page');
+    if (page && barePage) {
+      headline({
+        label: 'v1 page CPU/req (gw-v1-page / bare-page)',
+        op: '≤',
+        goal: V1_PAGE_CPU_MAX,
+        unit: '×',
+        values: perRoundRatios(page.cpuPerRound, barePage.cpuPerRound),
+        note: `(${page.cpuUs.toFixed(0)} µs against ${barePage.cpuUs.toFixed(0)} µs)`,
+      });
+    }
+    if ((streamed && bareDash) || (page && barePage)) log('');
+  };
+
   if (only) {
     throughputTable();
     await dashboardSection();
     await dashboardV1Section();
+    floorTargets();
     return;
   }
 
@@ -1154,6 +1213,7 @@ async function main(): Promise<void> {
   // --- headlines
   await dashboardSection();
   await dashboardV1Section();
+  floorTargets();
   // Each ratio is taken round by round (a row and its floor run seconds apart) and judged on the median of the rounds.
   const rpsRounds = (name: string) => perRoundRatios(summary.get(name)?.perRound ?? [], summary.get(floorOf(name))?.perRound ?? []);
   const cpuNote = (name: string) => {

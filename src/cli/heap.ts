@@ -2,8 +2,9 @@
 // Each is set at run time, so it holds however Node is started; the same flag on the command line (either
 // polarity, e.g. --allocation-site-pretenuring to undo --no-allocation-site-pretenuring) wins.
 //
-// - --heap-growing-percent=200: the heap grows to 3× the live heap before a full collection, not V8's 4× (at 2× large
-//   answers in flight set off full collections every few seconds, for no lower peak: BENCHMARKS.md, 2026-11-29).
+// - --heap-growing-percent=100: the heap grows to about twice the live heap before a full collection, not V8's 4×: the
+//   lowest peak RSS that leaves the streamed dashboard read's full collections where 200 and 300 leave them
+//   (BENCHMARKS.md, "Peak RSS at 100 and 200, again").
 // - --no-allocation-site-pretenuring: V8 marks an allocation site "tenured" once most objects made there outlive a
 //   scavenge, and from then on allocates them straight in the old generation. After a few seconds of /rpc traffic
 //   (32 connections, requests in flight at every scavenge) sites the web pass-through shares get tenured, and each
@@ -16,7 +17,7 @@
 
 import { setFlagsFromString } from 'node:v8';
 
-export const HEAP_GROWING_PERCENT = 200;
+export const HEAP_GROWING_PERCENT = 100;
 
 /** The flags, by name (as `--name` or `--no-name` on the command line overrides them). */
 export const V8_SETTINGS: readonly { readonly name: string; readonly flag: string }[] = [

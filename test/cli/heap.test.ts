@@ -3,7 +3,7 @@ import { V8_SETTINGS, named, tuneHeap } from '../../src/cli/heap.js';
 
 describe('the V8 settings serve applies at start-up', () => {
   it('are the heap growth and no allocation-site pretenuring', () => {
-    expect(V8_SETTINGS.map((s) => s.flag)).toEqual(['--heap-growing-percent=200', '--no-allocation-site-pretenuring']);
+    expect(V8_SETTINGS.map((s) => s.flag)).toEqual(['--heap-growing-percent=100', '--no-allocation-site-pretenuring']);
   });
 
   it('leave to the command line a flag it names, in either polarity and spelling', () => {
