@@ -2,9 +2,9 @@
 // Each is set at run time, so it holds however Node is started; the same flag on the command line (either
 // polarity, e.g. --allocation-site-pretenuring to undo --no-allocation-site-pretenuring) wins.
 //
-// - --heap-growing-percent=100: the heap grows to about twice the live heap before a full collection, not V8's 4×: the
-//   lowest peak RSS that leaves the streamed dashboard read's full collections where 200 and 300 leave them
-//   (BENCHMARKS.md, "Peak RSS at 100 and 200, again").
+// - --heap-growing-percent=100: the heap grows to about twice the live heap before a full collection, not V8's 4×: a
+//   peak RSS 6-13 MB below 200's, for a full collection in a few more rounds of a streamed 500 KiB read (still fewer
+//   than the bare proxy's; BENCHMARKS.md, "Peak RSS at 100 and 200, again").
 // - --no-allocation-site-pretenuring: V8 marks an allocation site "tenured" once most objects made there outlive a
 //   scavenge, and from then on allocates them straight in the old generation. After a few seconds of /rpc traffic
 //   (32 connections, requests in flight at every scavenge) sites the web pass-through shares get tenured, and each
