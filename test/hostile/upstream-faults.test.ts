@@ -302,6 +302,31 @@ describe('answers never mix up across reused upstream connections', () => {
   });
 });
 
+// A migration's own backend call reads its answer whole, up to 10 MiB (adapters/backend-client.ts): past that, 502.
+describe('a key lookup whose answer is over 10 MiB', () => {
+  let upstream: Upstream;
+  let stack: Stack;
+  beforeAll(async () => {
+    upstream = await fault('slow', { delayMs: 0, body: reportAnswer(10 * 1024 * 1024 + 1) });
+    stack = await startStack({ upstreamUrl: upstream.url, config: { upstream: { timeoutMs: 10_000 } } });
+  });
+  afterAll(async () => {
+    await stack.close();
+    await upstream.close();
+  });
+
+  it('is refused with 502, and the create is never forwarded', async () => {
+    const lookup = CALLS.find((c) => c.lookup) as Call;
+    const result = await rawExchange(stack.url, [post(`/rpc/${lookup.method}`, JSON.stringify(lookup.body), [['x-dl-api-version', lookup.version]])], {
+      deadlineMs: REQUEST_DEADLINE,
+      responses: 1,
+    });
+    const res = result.responses[0] as ParsedResponse;
+    expect(expectProblem(res, 502, 'UPSTREAM_UNAVAILABLE').reason).toBe('backend answer too large');
+    expect(upstream.paths()).toEqual(['/rpc/resolveLegacyKey']);
+  });
+});
+
 describe('clients that go away mid-request', () => {
   /** An upstream that answers resolveLegacyKey after 300 ms, trickles getReport "trickle", and never answers anything else. */
   let upstream: Awaited<ReturnType<typeof startScriptedUpstream>>;
