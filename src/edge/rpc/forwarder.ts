@@ -117,7 +117,9 @@ class Forwarding implements Dispatcher.DispatchHandler {
   }
 
   onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
-    if (this.settled) return;
+    // undici hands over an empty chunk each time it resumes a paused body: writing it would cost the client's socket a
+    // write call of its own (and a cork, a tick and an uncork) for every chunk of a large answer.
+    if (this.settled || chunk.length === 0) return;
     const sink = this.sink;
     if (sink) {
       if (!sink.write(chunk)) {
