@@ -1010,6 +1010,22 @@ async function main(): Promise<void> {
     log(line);
     return pass;
   };
+  // A CPU-per-request ceiling against another row of this run (issue 34's targets): each round's ratio, judged by the median.
+  // Prints nothing, and returns false, when either row was not measured.
+  const cpuCeiling = (label: string, name: string, floor: string, goal: number, what = ''): boolean => {
+    const row = summary.get(name);
+    const base = summary.get(floor);
+    if (!row || !base) return false;
+    headline({
+      label,
+      op: '≤',
+      goal,
+      unit: '×',
+      values: perRoundRatios(row.cpuPerRound, base.cpuPerRound),
+      note: `(${what}${row.cpuUs.toFixed(0)} µs against ${base.cpuUs.toFixed(0)} µs)`,
+    });
+    return true;
+  };
   // --- the dashboard rows: the translated read against the streamed one, each gateway's peak RSS, the answer's size
   const dashboardSection = async () => {
     if (!dashboard || !dashV2 || !dashV3 || !byName.has('gw-dash-v2-translated') || !byName.has('gw-dash-v3-streamed')) return;
@@ -1034,17 +1050,7 @@ async function main(): Promise<void> {
       values: perRound,
       note: `(${translated.cpuUs.toFixed(0)} µs against ${streamed.cpuUs.toFixed(0)} µs; req/s ${(translated.rps / streamed.rps).toFixed(2)}×)`,
     });
-    const eachRead = summary.get('gw-dash-v2-each-read');
-    if (eachRead) {
-      headline({
-        label: 'each read translated down (gw-dash-v2-each-read / gw-dash-v3-streamed)',
-        op: '≤',
-        goal: DASH_EACH_READ_CPU_MAX,
-        unit: '×',
-        values: perRoundRatios(eachRead.cpuPerRound, streamed.cpuPerRound),
-        note: `(a first read's cost: ${eachRead.cpuUs.toFixed(0)} µs against ${streamed.cpuUs.toFixed(0)} µs)`,
-      });
-    }
+    cpuCeiling('each read translated down (gw-dash-v2-each-read / gw-dash-v3-streamed)', 'gw-dash-v2-each-read', 'gw-dash-v3-streamed', DASH_EACH_READ_CPU_MAX, "a first read's cost: ");
     const compared = summary.get('cmp-dash-v2-translated');
     if (compared && dashCompare) {
       const paired = translated.cpuPerRound.map((c, i) => c / (compared.cpuPerRound[i] ?? Number.NaN));
@@ -1078,17 +1084,13 @@ async function main(): Promise<void> {
       );
     };
     ratioLine(`dashboard CPU/req, v${HEAD_HEADER} from v${BACKEND_V1_HEADER} (gw-dash-v3-from-v1 / gw-dash-v1-from-v1-streamed)`, 'gw-dash-v3-from-v1', 'translated up, read again (as kept)');
-    const eachReadUp = summary.get('gw-dash-v3-from-v1-each-read');
-    if (eachReadUp) {
-      headline({
-        label: 'each read translated up (gw-dash-v3-from-v1-each-read / gw-dash-v1-from-v1-streamed)',
-        op: '≤',
-        goal: DASH_EACH_READ_CPU_MAX,
-        unit: '×',
-        values: perRoundRatios(eachReadUp.cpuPerRound, streamed.cpuPerRound),
-        note: `(a first read's cost: ${eachReadUp.cpuUs.toFixed(0)} µs against ${streamed.cpuUs.toFixed(0)} µs)`,
-      });
-    }
+    cpuCeiling(
+      'each read translated up (gw-dash-v3-from-v1-each-read / gw-dash-v1-from-v1-streamed)',
+      'gw-dash-v3-from-v1-each-read',
+      'gw-dash-v1-from-v1-streamed',
+      DASH_EACH_READ_CPU_MAX,
+      "a first read's cost: ",
+    );
     const s1 = await dashV1.call<GatewayStats>('stats');
     const se = await dashV1EachRead?.call<GatewayStats>('stats');
     log(
@@ -1103,32 +1105,14 @@ async function main(): Promise<void> {
   }
   // --- the streamed dashboard read and the v1 page against their floors (issue 34's targets)
   const floorTargets = () => {
+    const dash = cpuCeiling('streamed dashboard CPU/req (gw-dash-v3-streamed / bare-dash)', 'gw-dash-v3-streamed', 'bare-dash', DASH_STREAMED_CPU_MAX);
     const streamed = summary.get('gw-dash-v3-streamed');
-    const bareDash = summary.get('bare-dash');
-    if (streamed && bareDash) {
-      headline({
-        label: 'streamed dashboard CPU/req (gw-dash-v3-streamed / bare-dash)',
-        op: '≤',
-        goal: DASH_STREAMED_CPU_MAX,
-        unit: '×',
-        values: perRoundRatios(streamed.cpuPerRound, bareDash.cpuPerRound),
-        note: `(${streamed.cpuUs.toFixed(0)} µs against ${bareDash.cpuUs.toFixed(0)} µs)`,
-      });
-      headline({ label: 'full collections per round, gw-dash-v3-streamed', op: '≤', goal: 0, digits: 0, values: streamed.fullGcsPerRound, note: `(bare-dash's: ${bareDash.fullGcsPerRound.join(', ')})` });
+    if (dash && streamed) {
+      const bareGcs = summary.get('bare-dash')?.fullGcsPerRound ?? [];
+      headline({ label: 'full collections per round, gw-dash-v3-streamed', op: '≤', goal: 0, digits: 0, values: streamed.fullGcsPerRound, note: `(bare-dash's: ${bareGcs.join(', ')})` });
     }
-    const page = summary.get('gw-v1-page');
-    const barePage = summary.get('bare-page');
-    if (page && barePage) {
-      headline({
-        label: 'v1 page CPU/req (gw-v1-page / bare-page)',
-        op: '≤',
-        goal: V1_PAGE_CPU_MAX,
-        unit: '×',
-        values: perRoundRatios(page.cpuPerRound, barePage.cpuPerRound),
-        note: `(${page.cpuUs.toFixed(0)} µs against ${barePage.cpuUs.toFixed(0)} µs)`,
-      });
-    }
-    if ((streamed && bareDash) || (page && barePage)) log('');
+    const page = cpuCeiling('v1 page CPU/req (gw-v1-page / bare-page)', 'gw-v1-page', 'bare-page', V1_PAGE_CPU_MAX);
+    if (dash || page) log('');
   };
 
   if (only) {
