@@ -3,7 +3,7 @@
 // create, pass, page, walk: the gw- rows of run.ts), printing after each the RSS, its peak, the heap spaces, the
 // collections so far and the CPU used, and the RSS top sampled every 20 ms during the phase (RssAnon/RssFile).
 // `one:ROW` and `ten:ROW` send 1 or 10 requests instead (the first request alone showed the 35 MB WebAssembly
-// compile). TRAIL=1 prints every sample.
+// compile); `idle:SECONDS` waits without load and prints the same. TRAIL=1 prints every sample.
 // Usage: npx tsx bench/heap-probe.ts [--node-options="FLAGS"] [--snapshot DIR] one:latest latest:5 walk:5 ...
 import { parseArgs } from 'node:util';
 import { readFileSync } from 'node:fs';
@@ -51,6 +51,12 @@ try {
   let i = 0;
   for (const phase of positionals) {
     const [row, secs] = phase.split(':');
+    if (row === 'idle') {
+      // No load for SECONDS: what the heap gives back by itself (V8's memory reducer, when on, collects after ~8 s).
+      await new Promise((r) => setTimeout(r, Number(secs ?? 30) * 1000));
+      await show(`idle ${secs}s`);
+      continue;
+    }
     if (row === 'one' || row === 'ten') {
       const t = rows[secs as string] as Target;
       for (let k = 0; k < (row === 'one' ? 1 : 10); k++) await once(t);

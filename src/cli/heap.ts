@@ -11,6 +11,12 @@
 //   of its requests then leaves its garbage in the old generation: about 40 MB and 5–10 full collections per
 //   five-second bench round, against none with the decisions off (BENCHMARKS.md, 2026-11-26, issue 25).
 //
+// - --no-memory-reducer: once V8's memory reducer judges the process idle (little allocation on the JavaScript heap,
+//   as when large answers stream: their bytes live outside it), V8 starts full collections far below the heap's
+//   limit, over and over, freeing almost nothing: on Node 20 the streamed 500 KiB read had 1–9 full collections per
+//   five-second round with it and none without (BENCHMARKS.md, "The memory reducer"). On Node 24 that read's full
+//   collections have another cause (external memory pressure) and the setting changed nothing measurable.
+//
 // Not set: --liftoff-only. On the first upstream call V8 optimises undici's HTTP parser (llhttp, WebAssembly), which
 // takes about 35 MB of RSS for a quarter of a second; the flag avoids that once-only peak but left the parser on
 // V8's baseline code, which cost the /rpc rows 0–10 µs of CPU per request in paired bench runs (docs/operations.md).
@@ -23,6 +29,7 @@ export const HEAP_GROWING_PERCENT = 100;
 export const V8_SETTINGS: readonly { readonly name: string; readonly flag: string }[] = [
   { name: 'heap-growing-percent', flag: `--heap-growing-percent=${HEAP_GROWING_PERCENT}` },
   { name: 'allocation-site-pretenuring', flag: '--no-allocation-site-pretenuring' },
+  { name: 'memory-reducer', flag: '--no-memory-reducer' },
 ];
 
 /** Whether the command line names the V8 flag `name` (dashes or underscores, with or without `no-`, with or without a value). */
