@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { V8_SETTINGS, named, tuneHeap } from '../../src/cli/heap.js';
 
 describe('the V8 settings serve applies at start-up', () => {
-  it('are the heap growth, no allocation-site pretenuring and no memory reducer', () => {
-    expect(V8_SETTINGS.map((s) => s.flag)).toEqual(['--heap-growing-percent=100', '--no-allocation-site-pretenuring', '--no-memory-reducer']);
+  it('are the heap growth and no allocation-site pretenuring', () => {
+    expect(V8_SETTINGS.map((s) => s.flag)).toEqual(['--heap-growing-percent=200', '--no-allocation-site-pretenuring']);
   });
 
   it('leave to the command line a flag it names, in either polarity and spelling', () => {
@@ -16,6 +16,6 @@ describe('the V8 settings serve applies at start-up', () => {
   });
 
   it('apply nothing when the command line names every flag', () => {
-    expect(tuneHeap(['--heap-growing-percent=300', '--allocation-site-pretenuring', '--memory-reducer'])).toEqual([]);
+    expect(tuneHeap(['--heap-growing-percent=300', '--allocation-site-pretenuring'])).toEqual([]);
   });
 });
