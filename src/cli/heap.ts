@@ -5,8 +5,9 @@
 // - --heap-growing-percent=200: the old generation grows to about three times its live size before a full collection
 //   (V8's own default allows about four). At 100 its headroom (about the live size, 25–30 MB on a dashboard gateway)
 //   was below the young generation's 32 MB, and V8 kept starting full collections that freed almost nothing, every
-//   200–300 ms under a 500 KiB dashboard read: about 20 % more CPU per dashboard answer, for no lower peak RSS of the
-//   main rows (BENCHMARKS.md, "Heap growing percent: 200 again").
+//   200–300 ms under a 500 KiB dashboard read: about 20 % more CPU per dashboard answer. The price of 200 is a higher
+//   peak RSS after long mixed load (179–200 MB against 163 MB in the bench's default runs; BENCHMARKS.md, "Heap
+//   growing percent: 200 again").
 // - --no-allocation-site-pretenuring: V8 marks an allocation site "tenured" once most objects made there outlive a
 //   scavenge, and from then on allocates them straight in the old generation. After a few seconds of /rpc traffic
 //   (32 connections, requests in flight at every scavenge) sites the web pass-through shares get tenured, and each
