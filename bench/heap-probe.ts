@@ -52,9 +52,10 @@ try {
   for (const phase of positionals) {
     const [row, secs] = phase.split(':');
     if (row === 'idle') {
-      // No load for SECONDS: what the heap gives back by itself (V8's memory reducer, when on, collects after ~8 s).
-      await new Promise((r) => setTimeout(r, Number(secs ?? 30) * 1000));
-      await show(`idle ${secs}s`);
+      // No load for SECONDS (30 unless given): what the heap gives back by itself.
+      const seconds = Number(secs ?? 30);
+      await new Promise((r) => setTimeout(r, seconds * 1000));
+      await show(`idle ${seconds}s`);
       continue;
     }
     if (row === 'one' || row === 'ten') {
