@@ -6,7 +6,7 @@
 // remembered for the next page. A v1 page has `hasNextPage` exactly when a token leads past it, so a page ending the
 // listing, exactly full or not, says false, and a page past the end is `{hasNextPage: false, entries: []}`.
 
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { z } from 'zod';
 import { custom, request } from '../../core/contract-model/builders.js';
 import { GatewayError } from '../../core/errors.js';
@@ -154,7 +154,7 @@ export const entriesPageToken: CustomChange = custom({
         throw new GatewayError('VERSION_TRANSLATION_FAILED', 'page must be a non-negative integer', { field: 'page', page });
       }
       // Tokens mark positions in one query's listing, whatever the page size: the key leaves it out.
-      const queryKey = `${ctx.principal}:${createHash('sha256').update(JSON.stringify(query)).digest('base64url').slice(0, 22)}`;
+      const queryKey = `${ctx.principal}:${hash('sha256', JSON.stringify(query), 'base64url').slice(0, 22)}`;
       const { token, beyondEnd } = await tokenFor(query, queryKey, offset, size, pageNumber, ctx);
       const state: PageState = { query, queryKey, offset, end: offset + size, beyondEnd };
       ctx.state.set(STATE, state);

@@ -6,6 +6,8 @@ import type { VersionSpec } from '../../core/contract-model/types.js';
 import { withAuditMode } from '../v2/audit-mode.js';
 import { version2 } from '../v2/index.js';
 import { dashboardChangesV3 } from './dashboards-changes.js';
+// The custom dashboard migrations declared as edits of their object: plans may run them in one walk with the field changes.
+import './dashboards-edits.js';
 import { dashboardMethodsV3 } from './dashboards.js';
 import { withRealMarksV3 } from './real-marks.js';
 import { removedMethodsV3, withoutRemovedV3 } from './removed-methods.js';

@@ -1,13 +1,30 @@
 // The field operations every change is made of (fill, restore, drop, move, to and from an array), on one body or object.
 
 import type { BodyMigration, Json } from '../contract-model/types.js';
-import { collect, deletePrunedAt, getAt, isJsonObject, matches, objectsAt, parseSegment, setAt, splitAtElements, splitPath, type Segment } from './paths.js';
+import { collect, deletePrunedAt, getAt, isJsonObject, matches, objectsAt, parsePath, parseSegment, setAt, splitAtElements, splitPath, withoutFilters, type Segment } from './paths.js';
 import { isPromiseLike } from './promise-like.js';
+
+/**
+ * The key a path starts with, when its first step is a plain key: an object without that key has nothing the path
+ * reaches, so an operation that only reads or writes below it can leave the object at once (a listing row without
+ * `data` meets every change to a kind's content this way).
+ */
+const firstKey = (path: string): string | undefined => {
+  const first = parsePath(path)[0];
+  return first !== undefined && !('each' in first) ? first.key : undefined;
+};
+
+/** Whether `o` is not an object holding `key` (never, for a path that starts with an array step). */
+const lacks = (o: unknown, key: string | undefined): boolean =>
+  key !== undefined && (typeof o !== 'object' || o === null || !Object.hasOwn(o, key));
 
 /** Runs `op` on each object a path's array steps reach (the body itself when it has none), with the path inside it. */
 export const each = (path: string, op: (o: Json, rest: string) => void) => {
   const { base, rest } = splitAtElements(path); // once per plan, not per body
+  if (base === '') return (o: Json) => (op(o, rest), o);
+  const key = firstKey(base);
   return (o: Json) => {
+    if (lacks(o, key)) return o;
     for (const x of objectsAt(o, base)) op(x, rest);
     return o;
   };
@@ -35,7 +52,9 @@ const deletePruned = deletePrunedAt;
 export const move = (from: string, to: string, convert?: (value: unknown, existing: unknown) => unknown) => {
   const { base, rest: fromRest } = splitAtElements(from);
   const toRest = to.split('.').slice(base === '' ? 0 : splitPath(base).length).join('.');
+  const key = firstKey(from);
   return (o: Json) => {
+    if (lacks(o, key)) return o;
     for (const x of objectsAt(o, base)) {
       const got = deletePruned(x, fromRest);
       if (!got.found) continue;
@@ -140,4 +159,90 @@ async function finish(
     }
   }
   return current;
+}
+
+/** An operation that edits the object it is given and nothing else, at once: a field operation, or a declared edit. */
+export type ObjectEdit = (o: Json, ctx: Parameters<BodyMigration>[1]) => Json;
+
+/** An object edit on each located object of one kind. */
+interface FieldStep {
+  readonly locations: readonly Located[];
+  readonly type: string;
+  readonly op: ObjectEdit;
+}
+
+// The field-operation steps onLocatedFields made, by step: what fuseFieldSteps reads.
+const fieldStepOf = new WeakMap<BodyMigration, FieldStep>();
+
+/**
+ * onLocated for an object edit (a field operation, or an object migration declared as edits of its object): one
+ * that runs synchronously and reads and writes only the object it is given, so that fuseFieldSteps may run it in one
+ * walk with its neighbours.
+ */
+export const onLocatedFields = (locations: readonly Located[], type: string, op: ObjectEdit): BodyMigration => {
+  const step = onLocated(locations, type, op);
+  fieldStepOf.set(step, { locations, type, op });
+  return step;
+};
+
+/**
+ * Whether a kind's locations reach disjoint objects: no location's path (its filters aside) is another's or lies
+ * inside it. Each object is then found once, and an operation on one cannot change where another is found.
+ */
+function disjoint(locations: readonly Located[], type: string): boolean {
+  const paths = locations.filter((l) => l.type === type).map((l) => (l.path === '' ? [] : withoutFilters(l.path).split('.')));
+  return paths.every((a, i) => paths.every((b, j) => i === j || !(a.length <= b.length && a.every((k, n) => k === b[n]))));
+}
+
+/** The slot's object is still one the location selects (an operation may have changed the tag its filter reads). */
+const selected = (p: Prepared, o: unknown): boolean => isJsonObject(o) && (p.whole || matches(p.step, o));
+
+/** Several field steps on one kind at the same locations as one: each object found once, then put through them in order. */
+function fused(steps: readonly FieldStep[]): BodyMigration {
+  const first = steps[0] as FieldStep;
+  const prepared = first.locations.filter((l) => l.type === first.type).map(prepare);
+  const ops = steps.map((s) => s.op);
+  return (body, ctx) => {
+    let current = body;
+    for (const p of prepared) {
+      for (const [holder, key] of slotsOf(p, current)) {
+        let o = (holder === undefined ? current : (holder as Record<string | number, unknown>)[key]) as Json;
+        for (let k = 0; k < ops.length && (k === 0 || selected(p, o)); k++) {
+          o = (ops[k] as ObjectEdit)(o, ctx);
+          if (isPromiseLike(o)) throw new Error('an object edit answered a promise: declare only synchronous edits');
+        }
+        if (holder === undefined) current = o;
+        else (holder as Record<string | number, unknown>)[key] = o;
+      }
+    }
+    return current;
+  };
+}
+
+/**
+ * The steps, each run of consecutive field steps on one kind at the same (disjoint) locations fused into one walk.
+ * The result is the same as running them one by one: every operation touches only its own object, in the same order
+ * for each object. A plan's dashboard changes, run on a listing's rows, walk the rows once instead of once each.
+ */
+export function fuseFieldSteps(steps: readonly BodyMigration[]): BodyMigration[] {
+  const out: BodyMigration[] = [];
+  let run: FieldStep[] = [];
+  let runSteps: BodyMigration[] = [];
+  const flush = () => {
+    if (run.length > 1) out.push(fused(run));
+    else out.push(...runSteps);
+    run = [];
+    runSteps = [];
+  };
+  for (const step of steps) {
+    const f = fieldStepOf.get(step);
+    const head = run[0];
+    if (head && !(f && f.locations === head.locations && f.type === head.type)) flush();
+    if (f && disjoint(f.locations, f.type)) {
+      run.push(f);
+      runSteps.push(step);
+    } else out.push(step);
+  }
+  flush();
+  return out;
 }

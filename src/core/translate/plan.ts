@@ -3,7 +3,8 @@
 import { GatewayError } from '../errors.js';
 import { type LoadedContract, methodAt } from '../contract-model/load.js';
 import type { BodyMigration, Change, CustomChange, FieldAdded, Json, MethodSpec, ObjectLocation, Target } from '../contract-model/types.js';
-import { drop, fill, fromArray, move, onLocated, restore, toArray } from './field-ops.js';
+import { drop, fill, fromArray, fuseFieldSteps, move, onLocated, onLocatedFields, restore, toArray, type ObjectEdit } from './field-ops.js';
+import { editsOf } from './bytes/declared.js';
 
 export { move } from './field-ops.js';
 import type { KindHistory, ObjectStep } from './guard.js';
@@ -61,6 +62,10 @@ const onObjects = (spec: MethodSpec | undefined, type: string, fn: BodyMigration
 const onRequestObjects = (spec: MethodSpec | undefined, type: string, fn: BodyMigration): BodyMigration =>
   onLocated(spec?.requestObjects ?? [], type, fn);
 
+/** A field operation on every object of `type` in a response (or, `inRequest`, a request) shaped like `spec`'s. */
+const onObjectFields = (spec: MethodSpec | undefined, type: string, op: ObjectEdit, inRequest = false): BodyMigration =>
+  onLocatedFields((inRequest ? spec?.requestObjects : spec?.objects) ?? [], type, op);
+
 const locates = (spec: MethodSpec | undefined, type: string) => !!spec?.objects?.some((l) => l.type === type);
 const locatesInRequest = (spec: MethodSpec | undefined, type: string) => !!spec?.requestObjects?.some((l) => l.type === type);
 
@@ -86,8 +91,8 @@ function stepsFor(change: Change, method: string, specBefore: MethodSpec | undef
     if (!type) return {};
     // An object kind: its requests (in the shape before the change) go up, its answers (after) come down.
     return {
-      ...(up && locatesInRequest(specBefore, type) && { up: onRequestObjects(specBefore, type, (o) => up(o)) }),
-      ...(down && locates(specAfter, type) && { down: [onObjects(specAfter, type, (o) => down(o))] }),
+      ...(up && locatesInRequest(specBefore, type) && { up: onObjectFields(specBefore, type, up, true) }),
+      ...(down && locates(specAfter, type) && { down: [onObjectFields(specAfter, type, down)] }),
     };
   };
   switch (change.kind) {
@@ -123,7 +128,8 @@ function stepsFor(change: Change, method: string, specBefore: MethodSpec | undef
       const response = change.response?.[method];
       if (response) down.push(response);
       for (const [type, fn] of Object.entries(change.object ?? {})) {
-        if (locates(specAfter, type)) down.push(onObjects(specAfter, type, fn));
+        // A migration declared as edits of its object is one: it may share a walk with its neighbours.
+        if (locates(specAfter, type)) down.push(editsOf(fn) ? onObjectFields(specAfter, type, fn as ObjectEdit) : onObjects(specAfter, type, fn));
       }
       const up = customUp(change, method, specBefore);
       return { ...(up && { up }), ...(down.length && { down }) };
@@ -181,7 +187,7 @@ function defaultsFor(loaded: LoadedContract, version: number, spec: MethodSpec, 
     const filled = fill(c.path, c.default);
     if (isResponseOf(c.target, method)) steps.push((b) => filled(b));
     const type = objectType(c.target);
-    if (type && locates(spec, type)) steps.push(onObjects(spec, type, (o) => filled(o)));
+    if (type && locates(spec, type)) steps.push(onObjectFields(spec, type, filled));
   }
   return steps;
 }
@@ -359,7 +365,7 @@ export function buildPlan(loaded: LoadedContract, version: number, method: strin
   }
   const headSpec = methodAt(loaded, backend, current);
   const guarded = headSpec?.objects ?? [];
-  const down = [...downPerVersion.flat(), ...defaultsFor(loaded, version, spec, method)];
+  const down = fuseFieldSteps([...downPerVersion.flat(), ...defaultsFor(loaded, version, spec, method)]);
   const passThrough = version === backend;
   const kinds = kindHistories(loaded, version, method, guarded, backend);
   const grant = writeGrantFor(loaded, version, kinds, backend);
@@ -370,7 +376,7 @@ export function buildPlan(loaded: LoadedContract, version: number, method: strin
     spec,
     upstreamMethod: current,
     passThrough,
-    up,
+    up: fuseFieldSteps(up),
     down,
     guarded,
     kinds,
