@@ -174,6 +174,13 @@ interface FieldStep {
 // The field-operation steps onLocatedFields made, by step: what fuseFieldSteps reads.
 const fieldStepOf = new WeakMap<BodyMigration, FieldStep>();
 
+// Object migrations known to be object edits (bytes/declared.ts marks each migration it declares as edits).
+const objectEdits = new WeakSet<BodyMigration>();
+
+/** Marks an object migration as an object edit: synchronous, reading and writing only the object it is given. */
+export const markObjectEdit = (migration: BodyMigration): void => void objectEdits.add(migration);
+export const isObjectEdit = (migration: BodyMigration): boolean => objectEdits.has(migration);
+
 /**
  * onLocated for an object edit (a field operation, or an object migration declared as edits of its object): one
  * that runs synchronously and reads and writes only the object it is given, so that fuseFieldSteps may run it in one

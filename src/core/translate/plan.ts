@@ -3,8 +3,7 @@
 import { GatewayError } from '../errors.js';
 import { type LoadedContract, methodAt } from '../contract-model/load.js';
 import type { BodyMigration, Change, CustomChange, FieldAdded, Json, MethodSpec, ObjectLocation, Target } from '../contract-model/types.js';
-import { drop, fill, fromArray, fuseFieldSteps, move, onLocated, onLocatedFields, restore, toArray, type ObjectEdit } from './field-ops.js';
-import { editsOf } from './bytes/declared.js';
+import { drop, fill, fromArray, fuseFieldSteps, isObjectEdit, move, onLocated, onLocatedFields, restore, toArray, type ObjectEdit } from './field-ops.js';
 
 export { move } from './field-ops.js';
 import type { KindHistory, ObjectStep } from './guard.js';
@@ -65,6 +64,10 @@ const onRequestObjects = (spec: MethodSpec | undefined, type: string, fn: BodyMi
 /** A field operation on every object of `type` in a response (or, `inRequest`, a request) shaped like `spec`'s. */
 const onObjectFields = (spec: MethodSpec | undefined, type: string, op: ObjectEdit, inRequest = false): BodyMigration =>
   onLocatedFields((inRequest ? spec?.requestObjects : spec?.objects) ?? [], type, op);
+
+/** A custom change's object migration on its objects: one marked as an object edit may share a walk with field steps. */
+const onObjectsBy = (spec: MethodSpec | undefined, type: string, fn: BodyMigration): BodyMigration =>
+  isObjectEdit(fn) ? onObjectFields(spec, type, fn as ObjectEdit) : onObjects(spec, type, fn);
 
 const locates = (spec: MethodSpec | undefined, type: string) => !!spec?.objects?.some((l) => l.type === type);
 const locatesInRequest = (spec: MethodSpec | undefined, type: string) => !!spec?.requestObjects?.some((l) => l.type === type);
@@ -128,8 +131,7 @@ function stepsFor(change: Change, method: string, specBefore: MethodSpec | undef
       const response = change.response?.[method];
       if (response) down.push(response);
       for (const [type, fn] of Object.entries(change.object ?? {})) {
-        // A migration declared as edits of its object is one: it may share a walk with its neighbours.
-        if (locates(specAfter, type)) down.push(editsOf(fn) ? onObjectFields(specAfter, type, fn as ObjectEdit) : onObjects(specAfter, type, fn));
+        if (locates(specAfter, type)) down.push(onObjectsBy(specAfter, type, fn));
       }
       const up = customUp(change, method, specBefore);
       return { ...(up && { up }), ...(down.length && { down }) };
