@@ -233,22 +233,17 @@ function fused(steps: readonly FieldStep[]): BodyMigration {
  */
 export function fuseFieldSteps(steps: readonly BodyMigration[]): BodyMigration[] {
   const out: BodyMigration[] = [];
-  let run: FieldStep[] = [];
-  let runSteps: BodyMigration[] = [];
+  let run: BodyMigration[] = [];
   const flush = () => {
-    if (run.length > 1) out.push(fused(run));
-    else out.push(...runSteps);
+    out.push(...(run.length > 1 ? [fused(run.map((s) => fieldStepOf.get(s) as FieldStep))] : run));
     run = [];
-    runSteps = [];
   };
   for (const step of steps) {
     const f = fieldStepOf.get(step);
-    const head = run[0];
+    const head = run[0] && fieldStepOf.get(run[0]);
     if (head && !(f && f.locations === head.locations && f.type === head.type)) flush();
-    if (f && disjoint(f.locations, f.type)) {
-      run.push(f);
-      runSteps.push(step);
-    } else out.push(step);
+    if (f && disjoint(f.locations, f.type)) run.push(step);
+    else out.push(step);
   }
   flush();
   return out;
