@@ -62,6 +62,8 @@ const DISJOINT: ReadonlyArray<readonly Located[]> = [
   [{ type: 'o', path: 'rows.*[t=k]' }],
   [{ type: 'o', path: 'one' }],
   [{ type: 'o', path: '' }],
+  // A listing's rows, which may leave out the content (`data`) that some operations read or write.
+  [{ type: 'o', path: 'rows.*', listing: { content: 'data' } }],
   [
     { type: 'o', path: 'rows.*[t=k|j]' },
     { type: 'o', path: 'one' },

@@ -3,7 +3,7 @@
 // asynchronous and in order from its first promise on, over several locations.
 import { describe, expect, it } from 'vitest';
 import type { BodyMigration, Json, MigrationContext } from '../../src/core/contract-model/types.js';
-import { onLocated } from '../../src/core/translate/field-ops.js';
+import { fill, move, onLocated, type Located } from '../../src/core/translate/field-ops.js';
 import { NO_SERVICES } from '../helpers/no-services.js';
 
 const ctx = (): MigrationContext => ({
@@ -311,5 +311,31 @@ describe('onLocated, from the first promise on', () => {
     };
     await expect(onLocated([{ type: 'o', path: 'rows.*' }], 'o', fn)({ rows: [{ id: 1 }, { id: 2 }, { id: 3 }] }, ctx())).rejects.toThrow('failed on 2');
     expect(seen).toEqual([1, 2]);
+  });
+});
+
+describe('a listing row without its content', () => {
+  // getEntries' dashboard rows (contract/datalens/objects.ts): content `data`, present only with includeData.
+  const rows: readonly Located[] = [{ type: 'dash', path: 'entries.*[scope=dash]', listing: { content: 'data' } }];
+  const run = (op: (o: Json) => Json, body: Json, at: readonly Located[] = rows) => onLocated(at, 'dash', op)(structuredClone(body), ctx());
+  const reference = { scope: 'dash', entryId: 'e1', annotation: { description: 'About' } };
+
+  it('is left alone by an operation on the content: no content is made up for a reference', () => {
+    const body = { entries: [reference] };
+    expect(run(move('annotation.description', 'data.description'), body)).toEqual(body);
+    expect(run(fill('data.showInTOC', false), body)).toEqual(body);
+  });
+
+  it('is migrated by an operation on the row’s own fields, and a row with its content by every operation', () => {
+    expect(run(move('annotation.description', 'note'), { entries: [reference] })).toEqual({ entries: [{ scope: 'dash', entryId: 'e1', note: 'About' }] });
+    const full = { entries: [{ ...reference, data: { tabs: [] } }] };
+    expect(run(move('annotation.description', 'data.description'), full)).toEqual({ entries: [{ scope: 'dash', entryId: 'e1', data: { tabs: [], description: 'About' } }] });
+  });
+
+  it('is a rule of listings only: an object located elsewhere gets what the operation makes', () => {
+    const entry: readonly Located[] = [{ type: 'dash', path: 'entry' }];
+    expect(onLocated(entry, 'dash', move('annotation.description', 'data.description'))({ entry: { ...reference } }, ctx())).toEqual({
+      entry: { scope: 'dash', entryId: 'e1', data: { description: 'About' } },
+    });
   });
 });

@@ -18,6 +18,11 @@ const firstKey = (path: string): string | undefined => {
 const lacks = (o: unknown, key: string | undefined): boolean =>
   key !== undefined && (typeof o !== 'object' || o === null || !Object.hasOwn(o, key));
 
+// The paths each field operation reads or writes, by operation: a listing row without its object's content is left
+// alone by an operation on that content (touchesContent).
+const pathsOf = new WeakMap<object, readonly string[]>();
+const touching = <F extends object>(paths: readonly string[], op: F): F => (pathsOf.set(op, paths), op);
+
 /** Runs `op` on each object a path's array steps reach (the body itself when it has none), with the path inside it. */
 export const each = (path: string, op: (o: Json, rest: string) => void) => {
   const { base, rest } = splitAtElements(path); // once per plan, not per body
@@ -33,19 +38,19 @@ export const each = (path: string, op: (o: Json, rest: string) => void) => {
 /** A default's copy for one object: objects and arrays are cloned (each body gets its own), other values are shared. */
 export const copyOf = (value: unknown) => (typeof value === 'object' && value !== null ? structuredClone(value) : value);
 export const fill = (path: string, value: unknown) =>
-  each(path, (o, rest) => {
+  touching([path], each(path, (o, rest) => {
     if (!getAt(o, rest).found) setAt(o, rest, copyOf(value));
-  });
+  }));
 /**
  * Puts back a removed field's value for older clients, inside a container the object has: a partial view of the
  * object (a listing row without `data`) gets no container made up for it.
  */
 export const restore = (path: string, value: unknown) =>
-  each(path, (o, rest) => {
+  touching([path], each(path, (o, rest) => {
     const dot = rest.lastIndexOf('.');
     if (dot !== -1 && !getAt(o, rest.slice(0, dot)).found) return;
     if (!getAt(o, rest).found) setAt(o, rest, structuredClone(value));
-  });
+  }));
 /** Deletes a field and the containers on its path that it leaves empty (a move must not leave `{}` behind). */
 const deletePruned = deletePrunedAt;
 /** Moves a field (within each object the shared array steps reach), converting its value on the way when asked. */
@@ -53,7 +58,7 @@ export const move = (from: string, to: string, convert?: (value: unknown, existi
   const { base, rest: fromRest } = splitAtElements(from);
   const toRest = to.split('.').slice(base === '' ? 0 : splitPath(base).length).join('.');
   const key = firstKey(from);
-  return (o: Json) => {
+  return touching([from, to], (o: Json) => {
     if (lacks(o, key)) return o;
     for (const x of objectsAt(o, base)) {
       const got = deletePruned(x, fromRest);
@@ -62,35 +67,47 @@ export const move = (from: string, to: string, convert?: (value: unknown, existi
       if (value !== undefined) setAt(x, toRest, value);
     }
     return o;
-  };
+  });
 };
-export const drop = (path: string) => each(path, (o, rest) => void deletePruned(o, rest));
+export const drop = (path: string) => touching([path], each(path, (o, rest) => void deletePruned(o, rest)));
 export const toArray = (path: string) =>
-  each(path, (o, rest) => {
+  touching([path], each(path, (o, rest) => {
     const got = getAt(o, rest);
     if (got.found && got.value !== undefined && !Array.isArray(got.value)) setAt(o, rest, [got.value]);
-  });
+  }));
 export const fromArray = (path: string) =>
-  each(path, (o, rest) => {
+  touching([path], each(path, (o, rest) => {
     const got = getAt(o, rest);
     if (got.found && Array.isArray(got.value)) setAt(o, rest, got.value[0]);
-  });
+  }));
 
 
-export type Located = { readonly type: string; readonly path: string };
+export type Located = { readonly type: string; readonly path: string; readonly listing?: { readonly content?: string } };
 
 /** A location read once per plan: the path to the objects' holders, and the last step into them ("" is the body). */
 interface Prepared {
   readonly whole: boolean;
   readonly holders: string;
   readonly step: Segment;
+  /** A listing's rows: the key holding the object's content, which a row may leave out. */
+  readonly content?: string;
 }
 
 function prepare(loc: Located): Prepared {
-  if (loc.path === '') return { whole: true, holders: '', step: { key: '' } };
+  const content = loc.listing?.content === undefined ? undefined : splitPath(loc.listing.content)[0];
+  if (loc.path === '') return { whole: true, holders: '', step: { key: '' }, ...(content !== undefined && { content }) };
   const parts = splitPath(loc.path);
   const last = parts.pop() as string;
-  return { whole: false, holders: parts.join('.'), step: parseSegment(last, loc.path) };
+  return { whole: false, holders: parts.join('.'), step: parseSegment(last, loc.path), ...(content !== undefined && { content }) };
+}
+
+/**
+ * The key a row must hold for `op` to run on it at `p`: a field operation reading or writing the object's content
+ * leaves a listing row without that content alone (a row is a reference; no content is made up for it).
+ */
+function contentNeeded(p: Prepared, op: object): string | undefined {
+  const paths = p.content === undefined ? undefined : pathsOf.get(op);
+  return paths?.some((path) => splitPath(withoutFilters(path))[0] === p.content) ? p.content : undefined;
 }
 
 /** Where one location's objects sit in `body`: [holder, key] pairs, the holder undefined for the body itself. */
@@ -116,13 +133,17 @@ function slotsOf(p: Prepared, body: Json): Array<readonly [Json | unknown[] | un
  */
 export const onLocated = (locations: readonly Located[], type: string, fn: BodyMigration): BodyMigration => {
   const prepared = locations.filter((l) => l.type === type).map(prepare);
+  const needs = prepared.map((p) => contentNeeded(p, fn));
   return (body, ctx) => {
     let current = body;
     for (let i = 0; i < prepared.length; i++) {
       const slots = slotsOf(prepared[i] as Prepared, current);
+      const need = needs[i];
       for (let j = 0; j < slots.length; j++) {
         const [holder, key] = slots[j] as (typeof slots)[number];
-        const out = fn((holder === undefined ? current : (holder as Record<string | number, unknown>)[key]) as Json, ctx);
+        const obj = (holder === undefined ? current : (holder as Record<string | number, unknown>)[key]) as Json;
+        if (lacks(obj, need)) continue;
+        const out = fn(obj, ctx);
         if (isPromiseLike(out)) return finish(prepared, i, slots, j, out, current, fn, ctx);
         if (holder === undefined) current = out;
         else (holder as Record<string | number, unknown>)[key] = out;
@@ -209,12 +230,16 @@ function fused(steps: readonly FieldStep[]): BodyMigration {
   const first = steps[0] as FieldStep;
   const prepared = first.locations.filter((l) => l.type === first.type).map(prepare);
   const ops = steps.map((s) => s.op);
+  const needs = prepared.map((p) => ops.map((op) => contentNeeded(p, op)));
   return (body, ctx) => {
     let current = body;
-    for (const p of prepared) {
+    for (let i = 0; i < prepared.length; i++) {
+      const p = prepared[i] as Prepared;
+      const need = needs[i] as (string | undefined)[];
       for (const [holder, key] of slotsOf(p, current)) {
         let o = (holder === undefined ? current : (holder as Record<string | number, unknown>)[key]) as Json;
         for (let k = 0; k < ops.length && (k === 0 || selected(p, o)); k++) {
+          if (lacks(o, need[k])) continue;
           o = (ops[k] as ObjectEdit)(o, ctx);
           if (isPromiseLike(o)) throw new Error('an object edit answered a promise: declare only synchronous edits');
         }

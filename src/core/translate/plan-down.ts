@@ -48,7 +48,8 @@ function fieldSteps(target: Target, where: Where, down: Op | undefined, up: Op):
     objects: true,
     ...(down && inRequest.length && { down: onLocated(inRequest, type, (o) => down(o)) }),
     ...(backIn.length && { back: onLocated(backIn, type, (o) => up(o)) }),
-    ...(inAnswer.length && { up: onLocated(inAnswer, type, (o) => up(o)) }),
+    // The operation itself (not a wrapper): a listing row without content is left alone by one on the content.
+    ...(inAnswer.length && { up: onLocated(inAnswer, type, up) }),
   };
 }
 

@@ -150,4 +150,18 @@ describe('listings carry dashboards in each client’s shape', () => {
     expect(data3).not.toHaveProperty('schemeVersion');
     expect(itemsOf(data3)[2]).toEqual({ prompt: 'Explain', hideTitle: false, widgetTabIds: ['w1'] });
   });
+
+  it('without includeData, an older client reads a dashboard row as the backend answers it: its annotation, no made-up data', async () => {
+    // Real rows carry the annotation (the recorded v1 getEntries answers of datalens-ui f581b7c) and no content.
+    const id = entryOf((await rpc(1, 'createDashboard', oldCreate(70))).body).entryId as string;
+    const backend = await rpc(HEAD, 'getEntries', { ids: [id] }, 'backend');
+    const row = (backend.body.entries as Json[])[0]!;
+    expect(row.annotation).toEqual({ description: 'about dashboard 70' });
+    expect(row).not.toHaveProperty('data');
+    for (const version of [1, 2, 3]) {
+      const listed = await rpc(version, 'getEntries', { ids: [id] });
+      expect(listed.status).toBe(200);
+      expect((listed.body.entries as Json[])[0]).toEqual(row);
+    }
+  });
 });
