@@ -10,7 +10,8 @@
 //        --gateway-log (pay for the per-request log line, written to /dev/null),
 //        --gateway-node-options "FLAGS" (extra Node/V8 flags for the gateway's process),
 //        --profile ROW (CPU-profile the process serving one row for 10 s and print its top functions by
-//        self time; no table), --tsx (run the children from TypeScript under tsx), --strict (exit 1 on a FAIL),
+//        self time; no table), --profile-after ROW,ROW (with --profile: run these rows' loads first, for 2 s each,
+//        so that the profiled process holds what a default run's earlier rows left in it), --tsx (run the children from TypeScript under tsx), --strict (exit 1 on a FAIL),
 //        --rate-tool autocannon (the half-rate latency runs with autocannon's overallRate instead of the
 //        open-loop paced generator; see load.ts for why that is not the default),
 //        --compare DIR (a second gateway built from another checkout, e.g. a git worktree of an older commit,
@@ -74,6 +75,7 @@ const { values: flags } = parseArgs({
     'gateway-log': { type: 'boolean', default: false },
     'gateway-node-options': { type: 'string' },
     profile: { type: 'string' },
+    'profile-after': { type: 'string' },
     tsx: { type: 'boolean', default: false },
     'rate-tool': { type: 'string', default: 'paced' },
     strict: { type: 'boolean', default: false },
@@ -901,6 +903,12 @@ async function main(): Promise<void> {
     const t = byName.get(profileRow);
     const proc = t ? servedBy(t.name) : undefined;
     if (!t || !proc) throw new Error(`--profile: no profilable row ${profileRow} (rows: ${targets.map((t) => t.name).join(', ')})`);
+    for (const name of flags['profile-after']?.split(',').filter(Boolean) ?? []) {
+      const before = byName.get(name);
+      if (!before) throw new Error(`--profile-after: no row ${name} (rows: ${targets.map((x) => x.name).join(', ')})`);
+      progress(`before the profile: ${name}`);
+      await blast(before, { connections: before.connections ?? CONNECTIONS, durationS: WARMUP_S });
+    }
     progress(`warm-up ${t.name}`);
     await blast(t, { connections: t.connections ?? CONNECTIONS, durationS: WARMUP_S });
     progress(`profiling ${proc.name} (pid ${proc.pid}) under ${t.name} for 10 s`);
