@@ -3,7 +3,7 @@
 //
 // Usage: node bench/backend-process.ts ['{"apiVersion": 1}'] (BackendChildOptions; absent: the head version).
 //
-// Commands: stats → {accepted, open, rss}; dropIdle → closes the idle keep-alive connections (every proxy's
+// Commands: stats → {accepted, open, requests (HTTP requests answered or not), rss}; dropIdle → closes the idle keep-alive connections (every proxy's
 // pool to this backend starts empty afterwards).
 
 import { DEMO_SEED, createReferenceBackend } from '../src/reference-backend/index.js';
@@ -26,6 +26,8 @@ const backend = createReferenceBackend({
 
 let accepted = 0;
 let open = 0;
+let requests = 0;
+backend.server.on('request', () => void requests++);
 backend.server.on('connection', (socket) => {
   accepted++;
   open++;
@@ -36,7 +38,7 @@ const url = await backend.listen(0, '127.0.0.1');
 serveControl(
   { url, pid: process.pid },
   {
-    stats: () => ({ accepted, open, rss: process.memoryUsage().rss }),
+    stats: () => ({ accepted, open, requests, rss: process.memoryUsage().rss }),
     dropIdle: () => {
       backend.server.closeIdleConnections();
       return { open };

@@ -198,6 +198,9 @@ interface Measured extends RunResult {
   readonly fullGcs: number;
   /** That process's minor page faults per response (memory it touched afresh). */
   readonly faults: number;
+  /** Requests the main backend received per response, and its CPU µs per response (a row in front of another backend: NaN). */
+  readonly backendCalls: number;
+  readonly backendCpuUs: number;
 }
 
 interface GcPauses {
@@ -875,16 +878,21 @@ async function main(): Promise<void> {
   };
   const gcOf = async (name: string): Promise<GcPauses | undefined> => servedBy(name)?.call<GcPauses>('gcPauses');
   const faultsOf = async (name: string): Promise<number | undefined> => servedBy(name)?.call<number>('faults');
+  const backendRequests = async () => [(await backend.call<{ requests: number }>('stats')).requests, await backend.call<number>('cpu')] as const;
   const measure = async (t: Target, durationS: number): Promise<Measured> => {
-    const [cpu0, gc0, f0] = [await cpuOf(t.name), await gcOf(t.name), await faultsOf(t.name)];
+    const [cpu0, gc0, f0, b0] = [await cpuOf(t.name), await gcOf(t.name), await faultsOf(t.name), await backendRequests()];
     const r = await blast(t, { connections: t.connections ?? CONNECTIONS, durationS });
-    const [cpu1, gc1, f1] = [await cpuOf(t.name), await gcOf(t.name), await faultsOf(t.name)];
+    const [cpu1, gc1, f1, b1] = [await cpuOf(t.name), await gcOf(t.name), await faultsOf(t.name), await backendRequests()];
+    // Rows whose gateway stands before the version-1 backend call another process: their figure reads 0.
+    const mainBackend = r.responses > 0 && !t.name.includes('from-v1');
+    const backendCalls = mainBackend ? (b1[0] - b0[0]) / r.responses : Number.NaN;
+    const backendCpuUs = mainBackend ? (b1[1] - b0[1]) / r.responses : Number.NaN;
     const faults = f0 !== undefined && f1 !== undefined && r.responses > 0 ? (f1 - f0) / r.responses : Number.NaN;
     const cpuUs = cpu0 !== undefined && cpu1 !== undefined && r.responses > 0 ? (cpu1 - cpu0) / r.responses : Number.NaN;
     const gcUs = gc0 && gc1 && r.responses > 0 ? ((gc1.minorMs + gc1.majorMs - gc0.minorMs - gc0.majorMs) * 1000) / r.responses : Number.NaN;
     const fullGcs = gc0 && gc1 ? gc1.major - gc0.major : Number.NaN;
     if (flags['heap-trace']) await heapTrace(t.name);
-    return { ...r, cpuUs, gcUs, fullGcs, faults };
+    return { ...r, cpuUs, gcUs, fullGcs, faults, backendCalls, backendCpuUs };
   };
   // --heap-trace: after each row served by a gateway, that process's RSS and heap spaces (used / committed, MB).
   const heapTrace = async (name: string) => {
@@ -949,7 +957,7 @@ async function main(): Promise<void> {
       const r = await measure(t, DURATION_S);
       results.get(t.name)?.push(r);
       progress(
-        `round ${round}/${ROUNDS} ${t.name}: ${r.rps.toFixed(0)} req/s, p50 ${ms(r.p50)} ms, p99 ${ms(r.p99)} ms, errors ${r.errors}, ${r.cpuUs.toFixed(0)} µs CPU/req, GC ${r.gcUs.toFixed(1)} µs/req, ${r.fullGcs} full GC(s), ${r.faults.toFixed(1)} page faults/req`,
+        `round ${round}/${ROUNDS} ${t.name}: ${r.rps.toFixed(0)} req/s, p50 ${ms(r.p50)} ms, p99 ${ms(r.p99)} ms, errors ${r.errors}, ${r.cpuUs.toFixed(0)} µs CPU/req, GC ${r.gcUs.toFixed(1)} µs/req, ${r.fullGcs} full GC(s), ${r.faults.toFixed(1)} page faults/req, backend ${r.backendCalls.toFixed(2)} requests and ${r.backendCpuUs.toFixed(0)} µs CPU per response`,
       );
     }
   }
