@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Json, MigrationContext } from '../../../src/core/contract-model/types.js';
 import { MAX_DEPTH, type ByteOp, type Step, programOf, rewrite } from '../../../src/core/translate/bytes/index.js';
-import { drop, fill, fromArray, move, onLocated, restore, toArray } from '../../../src/core/translate/field-ops.js';
+import { drop, fill, fromArray, move, onLocated, restore, toArray, type Located } from '../../../src/core/translate/field-ops.js';
 
 /** A document as written: members and strings may be written with \u escapes, numbers as any valid text. */
 type Doc =
@@ -84,7 +84,17 @@ const opArb: fc.Arbitrary<ByteOp> = fc.oneof(
   fc.record({ kind: fc.constant('fromArray' as const), path: pathArb }),
 );
 const stepArb: fc.Arbitrary<Step> = fc.record({
-  at: fc.oneof(fc.constant('body' as const), fc.constantFrom([{ type: 'k', path: '' }], [{ type: 'k', path: 'a' }], [{ type: 'k', path: 'a.*' }, { type: 'k', path: 'data' }], [{ type: 'k', path: 'b.*[type=x]' }])),
+  at: fc.oneof(
+    fc.constant('body' as const),
+    fc.constantFrom<readonly Located[]>(
+      [{ type: 'k', path: '' }],
+      [{ type: 'k', path: 'a' }],
+      [{ type: 'k', path: 'a.*' }, { type: 'k', path: 'data' }],
+      [{ type: 'k', path: 'b.*[type=x]' }],
+      // A listing's rows, whose content (`data`) an operation on it needs.
+      [{ type: 'k', path: 'b.*', listing: { content: 'data' } }],
+    ),
+  ),
   op: opArb,
 });
 
@@ -115,7 +125,8 @@ function buffered(text: string, steps: readonly Step[]): string {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return JSON.stringify(body);
   for (const s of steps) {
     const fn = closure(s.op);
-    body = s.at === 'body' ? fn(body) : (onLocated(s.at, 'k', (o) => fn(o))(body, ctx) as Json);
+    // The operation itself, as plans pass it: onLocated reads its paths for a listing's content rule.
+    body = s.at === 'body' ? fn(body) : (onLocated(s.at, 'k', fn)(body, ctx) as Json);
   }
   return JSON.stringify(body);
 }
@@ -152,6 +163,23 @@ describe('the rewriter against the buffered field operations', () => {
       }),
       { numRuns: 2000 },
     );
+  });
+
+  it('leaves a listing row without its content alone for an operation on the content, as the buffered path does', () => {
+    const rows: readonly Located[] = [{ type: 'k', path: 'b.*', listing: { content: 'data' } }];
+    const text = '{"b":[{"a":"About"},{"a":"Here","data":{"c":1}},{"data":null}]}';
+    const ops: ByteOp[] = [
+      { kind: 'move', from: 'a', to: 'data.d' },
+      { kind: 'fill', path: 'data.e', value: 0 },
+      { kind: 'move', from: 'a', to: 'c' },
+    ];
+    for (const op of ops) {
+      const steps: Step[] = [{ at: rows, op }];
+      const r = rewrite(Buffer.from(text), programOf(steps));
+      expect(r.kind === 'rewritten' && JSON.parse(Buffer.concat(r.chunks).toString('utf8'))).toEqual(JSON.parse(buffered(text, steps)));
+    }
+    // The first row keeps its `a` and gets no `data`; the second, which has its content, is migrated.
+    expect(JSON.parse(buffered(text, [{ at: rows, op: ops[0] as ByteOp }]))).toEqual({ b: [{ a: 'About' }, { data: { c: 1, d: 'Here' } }, { data: null }] });
   });
 
   it('gives back the very bytes when no operation changes anything', () => {

@@ -1,8 +1,6 @@
 // Translation on the bytes (issue 34 item 2): a plan's answer migration as data, applied in one pass over the answer.
 // Not wired into the engine yet: it measured slower than JSON.parse + the field operations + JSON.stringify on the
 // dashboard answer (BENCHMARKS.md, "Translation on the bytes"), so answers still take the buffered path.
-// Before wiring it: onLocated leaves a listing row without its content alone for an operation on that content
-// (field-ops.ts contentNeeded); the rewriter does not apply that rule yet.
 
 export { declareEdits, editsOf } from './declared.js';
 export { type FromPlan, programFor } from './from-plan.js';
