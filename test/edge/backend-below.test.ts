@@ -113,6 +113,18 @@ for (const backend of [1, 2]) {
       expect((await call('getDashboard', { dashboardId: id })).body.entry.data).toEqual(changed.entry.data);
     });
 
+    it('lists a dashboard row as the backend answers it: its annotation kept, no content made up', async () => {
+      const created = await call('createDashboard', (await upToHead('createDashboard', 1, { entry: { workbookId: SANDBOX, name: `dash-row-${backend}-${Date.now()}`, data: dashData(backend), meta: {} } })) as Json);
+      expect(created.status, JSON.stringify(created.body)).toBe(200);
+      const id = created.body.entry.entryId as string;
+      const listed = await call('getEntries', { ids: [id] });
+      expect(listed.status).toBe(200);
+      expectHeadShape('getEntries', listed.body);
+      const row = listed.body.entries[0] as Json;
+      expect(row).not.toHaveProperty('data');
+      expect(row.annotation).toEqual({ description: `about dashboard ${backend}` });
+    });
+
     it('refuses, with the field named, a dashboard the backend version cannot carry', async () => {
       const body = (await upToHead('createDashboard', 1, { entry: { workbookId: SANDBOX, name: `dash-lossy-${backend}`, data: dashData(backend), meta: {} } })) as Json;
       const item = body.entry.data.tabs[0].items[0];
