@@ -19,7 +19,7 @@ const lacks = (o: unknown, key: string | undefined): boolean =>
   key !== undefined && (typeof o !== 'object' || o === null || !Object.hasOwn(o, key));
 
 // The paths each field operation reads or writes, by operation: a listing row without its object's content is left
-// alone by an operation on that content (touchesContent).
+// alone by an operation on that content (contentNeeded).
 const pathsOf = new WeakMap<object, readonly string[]>();
 const touching = <F extends object>(paths: readonly string[], op: F): F => (pathsOf.set(op, paths), op);
 
