@@ -878,12 +878,12 @@ async function main(): Promise<void> {
   };
   const gcOf = async (name: string): Promise<GcPauses | undefined> => servedBy(name)?.call<GcPauses>('gcPauses');
   const faultsOf = async (name: string): Promise<number | undefined> => servedBy(name)?.call<number>('faults');
-  const backendRequests = async () => [(await backend.call<{ requests: number }>('stats')).requests, await backend.call<number>('cpu')] as const;
+  const backendTotals = async () => [(await backend.call<{ requests: number }>('stats')).requests, await backend.call<number>('cpu')] as const;
   const measure = async (t: Target, durationS: number): Promise<Measured> => {
-    const [cpu0, gc0, f0, b0] = [await cpuOf(t.name), await gcOf(t.name), await faultsOf(t.name), await backendRequests()];
+    const [cpu0, gc0, f0, b0] = [await cpuOf(t.name), await gcOf(t.name), await faultsOf(t.name), await backendTotals()];
     const r = await blast(t, { connections: t.connections ?? CONNECTIONS, durationS });
-    const [cpu1, gc1, f1, b1] = [await cpuOf(t.name), await gcOf(t.name), await faultsOf(t.name), await backendRequests()];
-    // Rows whose gateway stands before the version-1 backend call another process: their figure reads 0.
+    const [cpu1, gc1, f1, b1] = [await cpuOf(t.name), await gcOf(t.name), await faultsOf(t.name), await backendTotals()];
+    // Rows whose gateway stands before the version-1 backend call another process: their figures read NaN.
     const mainBackend = r.responses > 0 && !t.name.includes('from-v1');
     const backendCalls = mainBackend ? (b1[0] - b0[0]) / r.responses : Number.NaN;
     const backendCpuUs = mainBackend ? (b1[1] - b0[1]) / r.responses : Number.NaN;

@@ -89,26 +89,27 @@ interface Prepared {
   readonly whole: boolean;
   readonly holders: string;
   readonly step: Segment;
-  /** A listing's rows: the key holding the object's content, which a row may leave out. */
-  readonly content?: string;
+  readonly loc: Located;
 }
 
 function prepare(loc: Located): Prepared {
-  const content = loc.listing?.content === undefined ? undefined : splitPath(loc.listing.content)[0];
-  if (loc.path === '') return { whole: true, holders: '', step: { key: '' }, ...(content !== undefined && { content }) };
+  if (loc.path === '') return { whole: true, holders: '', step: { key: '' }, loc };
   const parts = splitPath(loc.path);
   const last = parts.pop() as string;
-  return { whole: false, holders: parts.join('.'), step: parseSegment(last, loc.path), ...(content !== undefined && { content }) };
+  return { whole: false, holders: parts.join('.'), step: parseSegment(last, loc.path), loc };
 }
 
 /**
- * The key a row must hold for `op` to run on it at `p`: a field operation reading or writing the object's content
- * leaves a listing row without that content alone (a row is a reference; no content is made up for it).
+ * The key a row at `loc` must hold for an operation on `paths` to run on it: one reading or writing a listing row's
+ * content leaves a row without that content alone (a row is a reference; no content is made up for it).
  */
-function contentNeeded(p: Prepared, op: object): string | undefined {
-  const paths = p.content === undefined ? undefined : pathsOf.get(op);
-  return paths?.some((path) => splitPath(withoutFilters(path))[0] === p.content) ? p.content : undefined;
+export function contentKey(loc: Located, paths: readonly string[] | undefined): string | undefined {
+  const content = loc.listing?.content === undefined ? undefined : splitPath(loc.listing.content)[0];
+  return content !== undefined && paths?.some((path) => splitPath(withoutFilters(path))[0] === content) ? content : undefined;
 }
+
+/** contentKey for a field operation (its recorded paths); none for any other migration. */
+const contentNeeded = (p: Prepared, op: object): string | undefined => contentKey(p.loc, pathsOf.get(op));
 
 /** Where one location's objects sit in `body`: [holder, key] pairs, the holder undefined for the body itself. */
 function slotsOf(p: Prepared, body: Json): Array<readonly [Json | unknown[] | undefined, string | number]> {

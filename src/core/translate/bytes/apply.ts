@@ -1,8 +1,8 @@
 // Runs a program's steps on the skeleton in the plan's order: each step on the body, or on every object of its kind at
 // its locations (the slots found afresh for each location, as onLocated finds them).
 
-import { parsePath, parseSegment, splitPath, withoutFilters } from '../../contract-model/field-path.js';
-import type { Located } from '../field-ops.js';
+import { parsePath, parseSegment, splitPath } from '../../contract-model/field-path.js';
+import { contentKey, type Located } from '../field-ops.js';
 import { drop, fill, fromArray, move, restore, toArray } from './field-ops.js';
 import type { Node } from './node.js';
 import type { ByteOp, Step } from './program.js';
@@ -49,16 +49,8 @@ function run(t: Tree, o: Node, op: ByteOp): void {
   }
 }
 
-/**
- * The key a listing's row must hold for a field operation on it (../field-ops.ts contentNeeded): one whose path starts
- * at the row's content leaves a row without that content alone. Declared edits, like object migrations, have no rule.
- */
-function contentNeeded(loc: Located, op: ByteOp): string | undefined {
-  const content = loc.listing?.content === undefined ? undefined : splitPath(loc.listing.content)[0];
-  if (content === undefined || op.kind === 'edits') return undefined;
-  const paths = op.kind === 'move' ? [op.from, op.to] : [op.path];
-  return paths.some((path) => splitPath(withoutFilters(path))[0] === content) ? content : undefined;
-}
+/** The paths a field operation reads or writes (contentKey's rule); declared edits, like object migrations, have none. */
+const pathsOf = (op: ByteOp): readonly string[] | undefined => (op.kind === 'edits' ? undefined : op.kind === 'move' ? [op.from, op.to] : [op.path]);
 
 /** Every step, in order, on a body that is an object, or a list when `elements` (translateResponse leaves any other body as it is). */
 export function applySteps(t: Tree, root: Node, steps: readonly Step[], elements = false): void {
@@ -69,7 +61,7 @@ export function applySteps(t: Tree, root: Node, steps: readonly Step[], elements
       continue;
     }
     for (const loc of step.at) {
-      const need = contentNeeded(loc, step.op);
+      const need = contentKey(loc, pathsOf(step.op));
       for (const o of located(t, root, loc)) if (need === undefined || t.member(o, need) !== undefined) run(t, o, step.op);
     }
   }
