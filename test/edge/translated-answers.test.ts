@@ -128,4 +128,22 @@ describe('the defaults, and the reuse turned off', () => {
     expect(reads[1]!.body).toEqual(reads[0]!.body);
     expect(await lookups(off)).toEqual({});
   });
+
+  it('with nothing kept, a short and a long translated answer in several-byte characters come whole, their length in bytes', async () => {
+    // Both sides of the length from which an answer is encoded once (handler.ts): 40 and 40,000 Cyrillic characters.
+    for (const text of ['Выручка '.repeat(5), 'Выручка '.repeat(5_000)]) {
+      const created = await rpc(off.url, 'createDashboard', { entry: { workbookId: 'wb_demo_sandbox', name: `bytes-${text.length}-${Date.now()}`, data: oldData(text), meta: {} } }, '2');
+      expect(created.status).toBe(200);
+      const res = await fetch(`${off.url}/rpc/getDashboard`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-dl-api-version': '2' },
+        body: JSON.stringify({ dashboardId: created.body.entry.entryId }),
+      });
+      const bytes = Buffer.from(await res.arrayBuffer());
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-length')).toBe(String(bytes.byteLength));
+      expect(bytes.byteLength).toBeGreaterThan(text.length);
+      expect(JSON.parse(bytes.toString('utf8')).entry.data).toEqual(oldData(text));
+    }
+  });
 });

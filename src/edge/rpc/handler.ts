@@ -37,6 +37,8 @@ import { setBackendVersion, setClientVersion, setVersionLists } from '../http/ve
 const RPC_PATH = /^\/rpc\/([A-Za-z][A-Za-z0-9_]{0,63})$/;
 
 const EMPTY = Buffer.alloc(0);
+/** A translated answer this long or longer is encoded once instead of measured and then encoded again by the write. */
+const ENCODED_FROM_CHARS = 16_384;
 const NO_HEADERS: Readonly<Record<string, string | string[]>> = Object.freeze({});
 
 /** One request's facts, filled in as they become known: the log line and the metrics. */
@@ -343,8 +345,9 @@ class RpcCall implements Exchange {
   }
 
   /**
-   * The answer parsed, guarded and migrated down; kept under `key` when the migrations read nothing else. A looked-up
-   * (large) answer comes back encoded once, as the kept copy and the one written.
+   * The answer parsed, guarded and migrated down; kept under `key` when the migrations read nothing else. A long
+   * answer comes back encoded once (its length, the bytes written and the kept copy from one encoding); a short one
+   * as text, which costs less to measure and write than to encode first.
    */
   private async translated(chunks: readonly Buffer[], size: number, policy: GuardPolicy, key: string | undefined): Promise<string | Buffer> {
     let parsed: unknown;
@@ -356,8 +359,9 @@ class RpcCall implements Exchange {
     const ctx = this.ctx as RequestMigrationContext;
     ctx.consulted = false;
     const text = JSON.stringify(await translateResponse(this.plan as MethodPlan, parsed, ctx, policy));
-    if (key === undefined) return text;
+    if (key === undefined && text.length < ENCODED_FROM_CHARS) return text;
     const encoded = Buffer.from(text);
+    if (key === undefined) return encoded;
     this.log.translatedAnswer = ctx.consulted ? 'not_reusable' : 'translated';
     if (!ctx.consulted) this.rt.translatedAnswers?.set(key, encoded);
     return encoded;
