@@ -117,6 +117,14 @@ describe('deletePrunedAt', () => {
     expect(body).toEqual({ keep: { x: { z: 2 } } });
   });
 
+  it('keeps the other members in their order, an own "__proto__" member among them, as JSON.parse made them', () => {
+    const body = JSON.parse('{"a":{"__proto__":{"x":1},"b":1,"c":2},"d":{"e":{"f":1},"g":2},"h":3}') as Json;
+    expect(deletePrunedAt(body, 'a.b')).toEqual({ found: true, value: 1 });
+    expect(deletePrunedAt(body, 'd.e.f')).toEqual({ found: true, value: 1 });
+    expect(JSON.stringify(body)).toBe('{"a":{"__proto__":{"x":1},"c":2},"d":{"g":2},"h":3}');
+    expect(Object.getPrototypeOf(body.a)).toBe(Object.prototype);
+  });
+
   it('prunes a container whose only keys are inherited', () => {
     const inner = Object.create({ inherited: 1 }) as Json;
     inner.b = 2;

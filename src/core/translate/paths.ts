@@ -123,9 +123,29 @@ export function deletePrunedAt(body: Obj, path: string): { found: boolean; value
   const holder = chain[last] as Obj;
   if (!Object.hasOwn(holder, parts[last] as string)) return NOT_FOUND;
   const value = holder[parts[last] as string];
-  delete holder[parts[last] as string];
-  for (let depth = last; depth > 0 && isEmptyObject(chain[depth] as Obj); depth--) delete (chain[depth - 1] as Obj)[parts[depth - 1] as string];
+  // Below the body, the holder (or the highest container it leaves empty) is replaced by a copy without the key:
+  // `delete` of a member that was not added last puts an object in V8's slower dictionary mode, for every later
+  // step and for JSON.stringify (BENCHMARKS.md, "Moves without delete").
+  let depth = last;
+  let kept = depth > 0 ? without(holder, parts[last] as string) : undefined;
+  while (depth > 0 && kept !== undefined && isEmptyObject(kept)) {
+    depth--;
+    kept = depth > 0 ? without(chain[depth] as Obj, parts[depth] as string) : undefined;
+  }
+  if (kept !== undefined) (chain[depth - 1] as Obj)[parts[depth - 1] as string] = kept;
+  else delete (chain[0] as Obj)[parts[0] as string];
   return { found: true, value };
+}
+
+/** A copy of an object without one key, its other members in their order (an own `__proto__` stays a member). */
+function without(o: Obj, key: string): Obj {
+  const out: Obj = {};
+  for (const k in o) {
+    if (k === key || !Object.hasOwn(o, k)) continue;
+    if (k === '__proto__') Object.defineProperty(out, k, { value: o[k], enumerable: true, writable: true, configurable: true });
+    else out[k] = o[k];
+  }
+  return out;
 }
 
 export const isJsonObject = isObject;
