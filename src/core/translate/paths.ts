@@ -125,7 +125,7 @@ export function deletePrunedAt(body: Obj, path: string): { found: boolean; value
   const value = holder[parts[last] as string];
   // Below the body, the holder (or the highest container it leaves empty) is replaced by a copy without the key:
   // `delete` of a member that was not added last puts an object in V8's slower dictionary mode, for every later
-  // step and for JSON.stringify (BENCHMARKS.md, "Moves without delete").
+  // step and for JSON.stringify (BENCHMARKS.md, "A first read's answer encoded once; moves without delete").
   let depth = last;
   let kept = depth > 0 ? without(holder, parts[last] as string) : undefined;
   while (depth > 0 && kept !== undefined && isEmptyObject(kept)) {
